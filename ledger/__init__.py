@@ -1,0 +1,73 @@
+"""ledger: a claim-graph knowledge ledger of source-backed, bi-temporal claims.
+
+``import ledger`` stays light: pymupdf, trafilatura, networkx and the MCP SDK load only
+when the features that need them are used.
+"""
+
+from ledger.api import Ledger
+from ledger.assertions import ClaimDraft
+from ledger.errors import (
+    AliasConflict,
+    ClockError,
+    Conflict,
+    IngestError,
+    InvalidInput,
+    InvalidTime,
+    LedgerError,
+    MissingEvidence,
+    NeedsOCR,
+    NotFound,
+    PolicyViolation,
+    QuoteNotFound,
+    ScopeMismatch,
+    StoreError,
+)
+from ledger.records import (
+    Audit,
+    Citation,
+    Claim,
+    ClaimId,
+    Entity,
+    EntityId,
+    Evidence,
+    EvidenceId,
+    EvidenceTrail,
+    Explanation,
+    Link,
+    PredicateInfo,
+    Source,
+    SourceId,
+)
+
+__all__ = [
+    "AliasConflict",
+    "Audit",
+    "Citation",
+    "Claim",
+    "ClaimDraft",
+    "ClaimId",
+    "ClockError",
+    "Conflict",
+    "Entity",
+    "EntityId",
+    "Evidence",
+    "EvidenceId",
+    "EvidenceTrail",
+    "Explanation",
+    "IngestError",
+    "InvalidInput",
+    "InvalidTime",
+    "Ledger",
+    "LedgerError",
+    "Link",
+    "MissingEvidence",
+    "NeedsOCR",
+    "NotFound",
+    "PolicyViolation",
+    "PredicateInfo",
+    "QuoteNotFound",
+    "ScopeMismatch",
+    "Source",
+    "SourceId",
+    "StoreError",
+]

@@ -1,0 +1,531 @@
+"""``Ledger``: the thin facade agents and people use. It validates little and decides
+nothing; every call is one transaction in the modules below it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import datetime
+from types import TracebackType
+from typing import Any, Literal, TypeVar
+
+from sqlalchemy import Connection, Engine, insert, select, update
+
+from ledger import assertions, db, migrate, reads, sources, store
+from ledger.assertions import ClaimDraft, EntityRef, check_scope
+from ledger.entities import check_name, normalize_name
+from ledger.errors import Conflict, InvalidInput, NotFound, StoreError
+from ledger.ingest.base import SourceDraft
+from ledger.records import (
+    STATUSES,
+    Audit,
+    Citation,
+    Claim,
+    ClaimId,
+    Entity,
+    EntityId,
+    Explanation,
+    EvidenceTrail,
+    PredicateInfo,
+    Relation,
+    Source,
+    SourceId,
+    Trust,
+)
+from ledger.timeline import Clock, LedgerClock, TimeInput, parse_time
+
+T = TypeVar("T")
+ClaimRef = Claim | ClaimId | int
+SourceRef = Source | SourceId | int
+
+
+class Ledger:
+    """A claim ledger on one database. Open with ``Ledger.open()``; use as a context manager."""
+
+    def __init__(self, engine: Engine, *, clock: Clock | None = None) -> None:
+        self._engine = engine
+        self._clock = LedgerClock(clock)
+
+    @classmethod
+    def open(cls, url_or_path: str | os.PathLike[str] | None = None, *, clock: Clock | None = None) -> Ledger:
+        """Open (creating or upgrading to the newest schema) a ledger.
+
+        Args:
+            url_or_path: a SQLite file path, a SQLAlchemy URL (``postgresql://…``), or None for
+                ``$LEDGER_URL`` or else ``./ledger.db``.
+            clock: a zero-argument callable returning an aware datetime, used for all system time.
+        """
+        engine = db.make_engine(db.resolve_url(url_or_path))
+        try:
+            migrate.upgrade(engine)
+        except Exception as exc:
+            engine.dispose()
+            if isinstance(exc, (InvalidInput, NotFound)):
+                raise
+            raise StoreError(f"cannot open the ledger at {engine.url!r}: {exc}") from exc
+        return cls(engine, clock=clock)
+
+    @property
+    def url(self) -> str:
+        """The database URL (password hidden)."""
+        return self._engine.url.render_as_string(hide_password=True)
+
+    def close(self) -> None:
+        """Release the database connections."""
+        self._engine.dispose()
+
+    def __enter__(self) -> Ledger:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None) -> None:
+        self.close()
+
+    # -------------------------------------------------------------- plumbing
+
+    def _write(self, work: Callable[[Connection, datetime, store.Ids], T]) -> T:
+        def transaction(connection: Connection) -> T:
+            now = self._clock.read(not_before=store.last_recorded(connection))
+            result = work(connection, now, store.Ids(connection))
+            store.advance_clock(connection, now)
+            return result
+
+        return db.run_write(self._engine, transaction)
+
+    def _read(self, work: Callable[[Connection], T]) -> T:
+        with db.read_transaction(self._engine) as connection:
+            return work(connection)
+
+    def now(self) -> datetime:
+        """The ledger clock's current reading (the default for valid_at and known_at)."""
+        return self._clock.read(not_before=None)
+
+    # -------------------------------------------------------------- entities
+
+    def entity(
+        self, name: str, *, kind: str | None = None, aliases: Iterable[str] = (), scope: str = "default"
+    ) -> Entity:
+        """Get the entity a name or alias resolves to in ``scope``, or create it.
+
+        Raises:
+            Conflict: the name resolves to an entity of a different kind.
+            AliasConflict: one of ``aliases`` already names another entity.
+        """
+        name, scope = check_name(name), check_scope(scope)
+        extra = [check_name(a, what="alias") for a in aliases]
+
+        def work(connection: Connection, now: datetime, ids: store.Ids) -> Entity:
+            found = store.root_entity_ids(connection, [normalize_name(name)], scope)
+            if found:
+                entity_id = next(iter(found.values()))
+                row = store.entity_row(connection, entity_id)
+                if kind is not None and row["kind"] not in (None, kind):
+                    raise Conflict(
+                        f"{name!r} already names entity {entity_id}, a {row['kind']}, not a {kind}; "
+                        f"use a more specific name for the {kind}"
+                    )
+                if kind is not None and row["kind"] is None:
+                    connection.execute(update(store.entities).where(store.entities.c.id == entity_id)
+                                       .values(kind=kind))
+            else:
+                entity_id = store.create_entity(connection, ids, scope=scope, name=name, kind=kind, now=now)
+            if extra:
+                store.add_aliases(connection, ids, entity_id, extra, scope=scope, now=now)
+            return _entity(connection, entity_id)
+
+        return self._write(work)
+
+    def resolve(self, name_or_alias: str, *, scope: str = "default") -> Entity | None:
+        """The entity a name or alias names in ``scope`` (after merges), or None when unknown."""
+        if not isinstance(name_or_alias, str) or not normalize_name(name_or_alias):
+            return None
+
+        def work(connection: Connection) -> Entity | None:
+            found = store.root_entity_ids(connection, [normalize_name(name_or_alias)], scope)
+            return _entity(connection, next(iter(found.values()))) if found else None
+
+        return self._read(work)
+
+    def get_entity(self, entity: EntityRef, *, scope: str = "default") -> Entity:
+        """An entity by record, id or name; NotFound when it does not exist in ``scope``."""
+        if isinstance(entity, str):
+            found = self.resolve(entity, scope=scope)
+            if found is None:
+                raise NotFound(f"no entity is named {entity!r} in scope {scope!r}")
+            return found
+        entity_id = assertions.entity_id_of(entity)
+        return self._read(lambda connection: _entity(connection, entity_id))
+
+    def add_alias(self, entity: EntityRef, alias: str, *, language: str | None = None,
+                  scope: str = "default") -> Entity:
+        """Add another name for an entity; AliasConflict when it already names another."""
+        alias = check_name(alias, what="alias")
+        target = self.get_entity(entity, scope=scope)
+
+        def work(connection: Connection, now: datetime, ids: store.Ids) -> Entity:
+            root = target.merged_into or target.id
+            store.add_aliases(connection, ids, EntityId(root), [alias], scope=target.scope, now=now,
+                              language=language)
+            return _entity(connection, root)
+
+        return self._write(work)
+
+    def merge_entities(self, keep: EntityRef, other: EntityRef, *, scope: str = "default") -> Entity:
+        """Merge ``other`` into ``keep``: its aliases and claims now resolve to ``keep``.
+
+        Nothing is rewritten: ``other`` keeps its row (with ``merged_into``), its claims keep
+        their subject, and reads about ``keep`` include them.
+        """
+        kept, merged = self.get_entity(keep, scope=scope), self.get_entity(other, scope=scope)
+        if kept.scope != merged.scope:
+            raise InvalidInput(f"entities {kept.id} and {merged.id} belong to different scopes")
+        keep_id = kept.merged_into or kept.id
+        other_id = merged.merged_into or merged.id
+
+        def work(connection: Connection, now: datetime, ids: store.Ids) -> Entity:
+            store.merge_entities(connection, keep_id, other_id, now)
+            return _entity(connection, keep_id)
+
+        return self._write(work)
+
+    # -------------------------------------------------------------- sources and evidence
+
+    def add_source(
+        self, *, text: str, uri: str | None = None, title: str | None = None, kind: str = "text",
+        published_at: TimeInput | None = None, retrieved_at: TimeInput | None = None,
+        trust: Trust = "trusted", scope: str = "default", author: str | None = None,
+        publisher: str | None = None,
+    ) -> Source:
+        """Store a text source (idempotent by content hash); untrusted ones go to quarantine."""
+        draft = sources.text_draft(text, kind=kind, uri=uri, title=title, author=author, publisher=publisher,
+                                   published_at=published_at, retrieved_at=retrieved_at)
+        return self.add_draft(draft, trust=trust, scope=scope)
+
+    def add_draft(self, draft: SourceDraft, *, trust: Trust = "trusted", scope: str = "default") -> Source:
+        """Store a source draft made by an ingester (idempotent by content hash)."""
+        scope = sources.quarantine_scope(check_scope(scope), trust)
+
+        def work(connection: Connection, now: datetime, ids: store.Ids) -> Source:
+            row, created = sources.store_draft(connection, ids, draft, scope=scope, trust=trust, now=now)
+            return reads.source_record(connection, row, created=created)
+
+        return self._write(work)
+
+    def source(self, source: SourceRef) -> Source:
+        """A stored source by record or id."""
+        source_id = _source_id(source)
+        return self._read(lambda connection: reads.source_record(connection, store.source_row(connection, source_id)))
+
+    def cite(
+        self, source: SourceRef, quote: str, *, relation: Relation = "supports", prefix: str | None = None,
+        suffix: str | None = None, page: int | None = None,
+    ) -> Citation:
+        """Locate ``quote`` in a stored source; the citation is evidence for assert_claim.
+
+        Raises:
+            QuoteNotFound: the quote does not occur in the source (the message shows the
+                closest text when there is one).
+        """
+        source_id = _source_id(source)
+        return self._read(lambda connection: sources.cite(
+            connection, SourceId(source_id), quote, relation=relation, prefix=prefix, suffix=suffix, page=page,
+            scope=None))
+
+    # -------------------------------------------------------------- claims
+
+    def assert_claim(
+        self, subject: EntityRef, predicate: str, object: EntityRef | None = None, *, value: Any = None,
+        valid_from: TimeInput | None = None, valid_until: TimeInput | None = None,
+        evidence: Sequence[Citation] | Citation, status: str = "reported", confidence: float | None = None,
+        qualifiers: Mapping[str, Any] | None = None, supersedes: ClaimRef | Sequence[ClaimRef] | None = None,
+        actor: str | None = None, scope: str = "default",
+    ) -> Claim:
+        """Assert a claim backed by evidence; the lifecycle rules decide what it changes.
+
+        Returns the claim as it stands afterwards: a new claim, or the existing one it
+        corroborated. ``Claim.cause`` says what happened (corroborated, updates claim N,
+        conflicts with claim N, …).
+        """
+        draft = ClaimDraft(
+            subject=subject, predicate=predicate, object=object, value=value, valid_from=valid_from,
+            valid_until=valid_until, evidence=evidence if isinstance(evidence, Sequence) else [evidence],
+            status=status, confidence=confidence, qualifiers=qualifiers, supersedes=supersedes, actor=actor,
+            scope=scope,
+        )
+
+        def work(connection: Connection, now: datetime, ids: store.Ids) -> Claim:
+            [claim_id] = assertions.write_claims(connection, [draft], now=now, ids=ids)
+            return _claim_at(connection, claim_id, now)
+
+        return self._write(work)
+
+    def assert_claims(self, drafts: Iterable[ClaimDraft | Mapping[str, Any]]) -> list[ClaimId]:
+        """Assert many claims in one transaction (all or nothing); returns their ids in order.
+
+        Each item is a ``ClaimDraft`` or a dict with the same keys. This is the fast path for
+        imports and extractors: set-based checks, executemany inserts.
+        """
+        batch = [d if isinstance(d, ClaimDraft) else _draft_from_mapping(d) for d in drafts]
+        if not batch:
+            return []
+        return self._write(lambda connection, now, ids: assertions.write_claims(connection, batch, now=now, ids=ids))
+
+    def confirm(self, claim: ClaimRef, *, evidence: Sequence[Citation] | Citation | None = None,
+                reason: str | None = None, actor: str | None = None) -> Claim:
+        """Mark a claim confirmed (a new version), optionally with more supporting evidence."""
+        citations = _citations(evidence)
+        if any(c.relation != "supports" for c in citations):
+            raise InvalidInput("confirm() takes supporting evidence; cite it with relation='supports'")
+        return self._status(claim, "confirmed", reason=reason, citations=citations, actor=actor)
+
+    def dispute(self, claim: ClaimRef, *, evidence: Sequence[Citation] | Citation | None = None,
+                reason: str | None = None, actor: str | None = None) -> Claim:
+        """Mark a claim disputed, optionally recording the contradicting evidence."""
+        citations = _citations(evidence)
+        if any(c.relation != "contradicts" for c in citations):
+            raise InvalidInput("dispute() takes contradicting evidence; cite it with relation='contradicts'")
+        if not citations and not reason:
+            raise InvalidInput("dispute() needs contradicting evidence or a reason")
+        return self._status(claim, "disputed", reason=reason, citations=citations, actor=actor)
+
+    def retract(self, claim: ClaimRef, *, reason: str, actor: str | None = None) -> Claim:
+        """Withdraw a claim: it leaves every view but the audit, with the reason kept."""
+        if not isinstance(reason, str) or not reason.strip():
+            raise InvalidInput("retract() needs a reason saying why the claim is withdrawn")
+        return self._status(claim, "retracted", reason=reason, citations=(), actor=actor)
+
+    def supersede(self, old: ClaimRef, new: ClaimRef, *, reason: str | None = None,
+                  actor: str | None = None) -> Claim:
+        """Mark ``old`` as replaced by ``new`` as a whole (it then holds at no time)."""
+        old_id, new_id = assertions.claim_id(old), assertions.claim_id(new)
+        if old_id == new_id:
+            raise InvalidInput(f"claim {old_id} cannot supersede itself")
+
+        def check(connection: Connection) -> None:
+            newer, older = store.current_version(connection, new_id), store.current_version(connection, old_id)
+            if newer["scope"] != older["scope"]:
+                raise InvalidInput(f"claims {old_id} and {new_id} belong to different scopes")
+            if newer["status"] == "retracted":
+                raise Conflict(f"claim {new_id} is retracted and cannot supersede anything")
+            if assertions.supersession_reaches(connection, old_id, new_id):
+                raise Conflict(f"claim {old_id} already supersedes claim {new_id}; a cycle is not allowed")
+
+        return self._status(old, "superseded", reason=reason, citations=(), actor=actor,
+                            superseded_by=new_id, check=check)
+
+    def _status(self, claim: ClaimRef, status: str, *, reason: str | None, citations: Sequence[Citation],
+                actor: str | None, superseded_by: int | None = None,
+                check: Callable[[Connection], None] | None = None) -> Claim:
+        claim_id = assertions.claim_id(claim)
+        actor = assertions.check_actor(actor)
+
+        def work(connection: Connection, now: datetime, ids: store.Ids) -> Claim:
+            if check is not None:
+                check(connection)
+            assertions.change_status(connection, claim_id, status=status, now=now, ids=ids, reason=reason,
+                                     citations=citations, actor=actor, superseded_by=superseded_by)
+            return _claim_at(connection, claim_id, now)
+
+        return self._write(work)
+
+    # -------------------------------------------------------------- reads
+
+    def claims(
+        self, subject: EntityRef | None = None, predicate: str | None = None, *, object: EntityRef | None = None,
+        valid_at: TimeInput | None = None, known_at: TimeInput | None = None,
+        during: tuple[TimeInput, TimeInput] | None = None, statuses: Iterable[str] | None = None,
+        scope: str = "default",
+    ) -> list[Claim]:
+        """Claims true at ``valid_at`` as the ledger held them at ``known_at`` (both default to now).
+
+        ``during=(a, b)`` instead returns claims whose valid interval overlaps [a, b).
+        Retracted claims appear only when ``statuses`` asks for them.
+        """
+        query = reads.Filter(
+            scope=check_scope(scope), subject=_ref(subject), predicate=predicate, object=_ref(object),
+            statuses=_statuses(statuses), valid_at=_time(valid_at, "valid_at"), known_at=_time(known_at, "known_at"),
+            during=_during(during),
+        )
+        if query.valid_at is not None and query.during is not None:
+            raise InvalidInput("pass either valid_at= or during=, not both")
+        now = self.now()
+        return self._read(lambda connection: reads.find_claims(connection, query, now=now))
+
+    def claim(self, claim: ClaimRef, *, known_at: TimeInput | None = None) -> Claim:
+        """One claim in the version the ledger held at ``known_at`` (default now)."""
+        claim_id = assertions.claim_id(claim)
+        at = _time(known_at, "known_at") or self.now()
+        return self._read(lambda connection: _claim_at(connection, claim_id, at))
+
+    def history(self, subject: EntityRef, predicate: str, *, scope: str = "default") -> list[Claim]:
+        """Every version of every claim on (subject, predicate), oldest first, with all four times."""
+        query = reads.Filter(scope=check_scope(scope), subject=_ref(subject), predicate=predicate,
+                             statuses=STATUSES, all_versions=True)
+        return self._read(lambda connection: reads.find_claims(connection, query, now=self.now()))
+
+    def audit(self, subject: EntityRef | None = None, predicate: str | None = None, *,
+              statuses: Iterable[str] | None = None, scope: str = "default") -> list[Audit]:
+        """Claims in every status (retracted and superseded included) with their version history
+        and the links that explain each change."""
+        wanted = set(_statuses(statuses) if statuses is not None else STATUSES)
+        query = reads.Filter(scope=check_scope(scope), subject=_ref(subject), predicate=predicate,
+                             statuses=STATUSES, all_versions=True)
+
+        def work(connection: Connection) -> list[Audit]:
+            versions = reads.find_claims(connection, query, now=self.now())
+            by_claim: dict[int, list[Claim]] = {}
+            for version in versions:
+                by_claim.setdefault(version.id, []).append(version)
+            links = reads.claim_links(connection, list(by_claim))
+            audits = []
+            for claim_id, claim_versions in sorted(by_claim.items()):
+                current = claim_versions[-1]
+                if current.status not in wanted:
+                    continue
+                touching = tuple(l for l in links if claim_id in (l.from_claim_id, l.to_claim_id))
+                audits.append(Audit(claim=current, versions=tuple(claim_versions), links=touching))
+            return audits
+
+        return self._read(work)
+
+    def explain(self, claim: ClaimRef) -> Explanation:
+        """Why the ledger holds a claim: versions, links, and evidence → source → locator."""
+        claim_id = assertions.claim_id(claim)
+
+        def work(connection: Connection) -> Explanation:
+            current = _claim_at(connection, claim_id, None)
+            versions = reads.claim_versions(connection, [claim_id], current.scope)
+            evidence = reads.evidence_rows(connection, [claim_id], known_at=None)
+            source_rows = {e.source_id: store.source_row(connection, e.source_id) for e in evidence}
+            trails = tuple(EvidenceTrail(e, reads.source_record(connection, source_rows[e.source_id]))
+                           for e in evidence)
+            return Explanation(claim=current, versions=tuple(versions),
+                               links=tuple(reads.claim_links(connection, [claim_id])), evidence=trails)
+
+        return self._read(work)
+
+    # -------------------------------------------------------------- predicates
+
+    def define_predicate(
+        self, name: str, *, cardinality: Literal["one", "many"] = "one",
+        object_kind: Literal["entity", "value"] = "value", datatype: str | None = None,
+        inverse: str | None = None, description: str | None = None,
+    ) -> PredicateInfo:
+        """Declare a predicate's cardinality and object kind (redefining it replaces the declaration)."""
+        name = assertions.check_predicate(name)
+        if cardinality not in ("one", "many"):
+            raise InvalidInput(f"cardinality must be 'one' or 'many'; got {cardinality!r}")
+        if object_kind not in ("entity", "value"):
+            raise InvalidInput(f"object_kind must be 'entity' or 'value'; got {object_kind!r}")
+        if datatype is not None and object_kind == "entity":
+            raise InvalidInput("datatype applies to value predicates only")
+        row = {"name": name, "cardinality": cardinality, "object_kind": object_kind, "datatype": datatype,
+               "inverse": inverse, "description": description}
+
+        def work(connection: Connection, now: datetime, ids: store.Ids) -> PredicateInfo:
+            existing = store.predicate_rows(connection, [name]).get(name)
+            if existing is None:
+                connection.execute(insert(store.predicates), {**row, "id": ids.take(store.predicates),
+                                                               "recorded_at": now})
+            else:
+                connection.execute(update(store.predicates).where(store.predicates.c.name == name).values(**row))
+            return PredicateInfo(**row)  # type: ignore[arg-type]
+
+        return self._write(work)
+
+    def predicate(self, name: str) -> PredicateInfo | None:
+        """The declaration of a predicate, or None when undeclared."""
+        row = self._read(lambda connection: store.predicate_rows(connection, [name]).get(name))
+        if row is None:
+            return None
+        return PredicateInfo(name=row["name"], cardinality=row["cardinality"], object_kind=row["object_kind"],
+                             datatype=row["datatype"], inverse=row["inverse"], description=row["description"])
+
+
+# ------------------------------------------------------------------ helpers
+
+def _entity(connection: Connection, entity_id: int) -> Entity:
+    row = store.entity_row(connection, entity_id)
+    members = store.merged_ids(connection, entity_id)
+    return Entity(
+        id=EntityId(row["id"]), scope=row["scope"], name=row["name"], kind=row["kind"],
+        aliases=store.entity_aliases(connection, members or [entity_id]),
+        merged_into=None if row["merged_into"] is None else EntityId(row["merged_into"]),
+    )
+
+
+def _claim_at(connection: Connection, claim_id: int, known_at: datetime | None) -> Claim:
+    scope = connection.execute(select(store.claims.c.scope).where(store.claims.c.id == claim_id)).scalar()
+    if scope is None:
+        raise NotFound(f"claim {claim_id} does not exist")
+    versions = reads.claim_versions(connection, [claim_id], scope)
+    for version in reversed(versions):
+        if known_at is None or (version.recorded_at <= known_at and (
+                version.invalidated_at is None or version.invalidated_at > known_at)):
+            return version
+    raise NotFound(f"claim {claim_id} was not yet recorded at {known_at}")
+
+
+def _source_id(source: SourceRef) -> int:
+    if isinstance(source, Source):
+        return int(source.id)
+    if isinstance(source, int) and not isinstance(source, bool):
+        return source
+    raise InvalidInput(f"expected a source or source id, got {type(source).__name__}")
+
+
+def _ref(entity: EntityRef | None) -> int | str | None:
+    if entity is None or isinstance(entity, str):
+        return entity
+    return assertions.entity_id_of(entity)
+
+
+def _time(value: TimeInput | None, what: str) -> datetime | None:
+    return None if value is None else parse_time(value, what=what).at
+
+
+def _during(during: tuple[TimeInput, TimeInput] | None) -> tuple[datetime, datetime] | None:
+    if during is None:
+        return None
+    if not isinstance(during, (tuple, list)) or len(during) != 2:
+        raise InvalidInput("during must be a pair (start, end)")
+    start, end = parse_time(during[0], what="during start").at, parse_time(during[1], what="during end").at
+    if end <= start:
+        raise InvalidInput("during=(start, end) needs end later than start")
+    return start, end
+
+
+def _statuses(statuses: Iterable[str] | None) -> tuple[str, ...]:
+    if statuses is None:
+        return reads.VISIBLE_STATUSES
+    if isinstance(statuses, str):
+        statuses = [statuses]
+    chosen = tuple(statuses)
+    unknown = [s for s in chosen if s not in STATUSES]
+    if unknown or not chosen:
+        raise InvalidInput(f"unknown status {unknown or chosen!r}; use some of {STATUSES}")
+    return chosen
+
+
+def _citations(evidence: Sequence[Citation] | Citation | None) -> tuple[Citation, ...]:
+    if evidence is None:
+        return ()
+    items = (evidence,) if isinstance(evidence, Citation) else tuple(evidence)
+    for item in items:
+        if not isinstance(item, Citation):
+            raise InvalidInput(f"evidence must be citations made by cite(); got {type(item).__name__}")
+    return items
+
+
+_DRAFT_FIELDS = set(ClaimDraft.__dataclass_fields__)
+
+
+def _draft_from_mapping(data: Mapping[str, Any]) -> ClaimDraft:
+    if not isinstance(data, Mapping):
+        raise InvalidInput(f"each claim must be a ClaimDraft or a dict; got {type(data).__name__}")
+    unknown = set(data) - _DRAFT_FIELDS
+    if unknown:
+        raise InvalidInput(f"unknown claim field(s) {sorted(unknown)}; known: {sorted(_DRAFT_FIELDS)}")
+    if "subject" not in data or "predicate" not in data:
+        raise InvalidInput("each claim needs 'subject' and 'predicate'")
+    return ClaimDraft(**data)

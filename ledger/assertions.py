@@ -1,0 +1,606 @@
+"""The write path for claims: validate drafts, resolve entities, check evidence, apply the
+lifecycle rules of ``claims.decide`` and write every row of a batch in one transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, select
+
+from ledger import store
+from ledger.claims import (
+    DEFAULT_CONFIDENCE,
+    Change,
+    Decision,
+    Incoming,
+    Standing,
+    canonical_json,
+    check_confidence,
+    combine_confidence,
+    decide,
+    encode_value,
+)
+from ledger.entities import check_name, normalize_name
+from ledger.errors import Conflict, InvalidInput, MissingEvidence, NotFound, ScopeMismatch
+from ledger.records import Citation, ClaimId, Entity, EntityId
+from ledger.timeline import Instant, TimeInput, check_interval, optional_time
+
+EntityRef = Entity | EntityId | int | str
+ClaimRef = Any  # a records.Claim or a ClaimId; kept loose to avoid an import cycle in signatures
+ASSERTABLE_STATUSES = ("reported", "confirmed", "disputed")
+MAX_PREDICATE_LENGTH = 200
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimDraft:
+    """One assertion for ``Ledger.assert_claims``: the same fields as ``assert_claim``."""
+
+    subject: EntityRef
+    predicate: str
+    object: EntityRef | None = None
+    value: Any = None
+    valid_from: TimeInput | None = None
+    valid_until: TimeInput | None = None
+    evidence: Sequence[Citation] = ()
+    status: str = "reported"
+    confidence: float | None = None
+    qualifiers: Mapping[str, Any] | None = None
+    supersedes: Sequence[ClaimRef] | ClaimRef | None = None
+    actor: str | None = None
+    scope: str = "default"
+
+
+@dataclass(slots=True)
+class _Prepared:
+    scope: str
+    subject: EntityRef
+    predicate: str
+    object: EntityRef | None
+    value_text: str | None
+    datatype: str | None
+    qualifiers: str
+    valid_from: Instant | None
+    valid_until: Instant | None
+    citations: tuple[Citation, ...]
+    status: str
+    confidence: float | None
+    supersedes: frozenset[int]
+    actor: str | None
+    subject_id: int = 0
+    object_id: int | None = None
+
+    @property
+    def object_key(self) -> str:
+        return f"e:{self.object_id}" if self.object_id is not None else f"v:{self.value_text}"
+
+
+@dataclass(slots=True)
+class _Live:
+    """A claim's state while a batch is being decided."""
+
+    claim_id: int
+    object_key: str
+    status: str
+    confidence: float
+    valid_from: datetime | None
+    valid_until: datetime | None
+    valid_from_precision: str | None
+    valid_until_precision: str | None
+    families: set[int]
+    independence: list[frozenset[str]]
+    version_id: int | None
+    reason: str | None = None
+    actor: str | None = None
+    cause: str | None = None
+
+    def standing(self) -> Standing:
+        return Standing(self.claim_id, self.object_key, self.status, self.valid_from, self.valid_until,
+                        frozenset(self.families))
+
+
+@dataclass(slots=True)
+class _Batch:
+    """Rows a batch will insert, collected while deciding."""
+
+    claims: list[dict[str, Any]] = field(default_factory=list)
+    versions: dict[int, dict[str, Any]] = field(default_factory=dict)
+    invalidate: list[int] = field(default_factory=list)
+    evidence: list[dict[str, Any]] = field(default_factory=list)
+    links: list[dict[str, Any]] = field(default_factory=list)
+
+
+def prepare(draft: ClaimDraft) -> _Prepared:
+    """Validate one draft without touching the database."""
+    scope = check_scope(draft.scope)
+    predicate = check_predicate(draft.predicate)
+    if (draft.object is None) == (draft.value is None):
+        raise InvalidInput(
+            f"claim {predicate!r} needs exactly one of object= (an entity) or value= (a literal); "
+            f"got {'both' if draft.object is not None else 'neither'}"
+        )
+    value_text, datatype = (None, None) if draft.value is None else encode_value(draft.value)
+    qualifiers = canonical_json(draft.qualifiers or {}, what="qualifiers")
+    valid_from = optional_time(draft.valid_from, what="valid_from")
+    valid_until = optional_time(draft.valid_until, what="valid_until")
+    check_interval(valid_from.at if valid_from else None, valid_until.at if valid_until else None)
+    if draft.status not in ASSERTABLE_STATUSES:
+        hint = " (use retract() or supersede() for that)" if draft.status in ("retracted", "superseded") else ""
+        raise InvalidInput(f"status {draft.status!r} cannot be asserted{hint}; use one of {ASSERTABLE_STATUSES}")
+    confidence = None if draft.confidence is None else check_confidence(draft.confidence)
+    citations = tuple(draft.evidence) if not isinstance(draft.evidence, Citation) else (draft.evidence,)
+    for citation in citations:
+        if not isinstance(citation, Citation):
+            raise InvalidInput(
+                f"evidence must be citations made by cite(); got {type(citation).__name__}"
+            )
+    if not any(c.relation == "supports" for c in citations):
+        raise MissingEvidence(
+            f"claim {predicate!r} has no supporting evidence; pass evidence=[ledger.cite(source, quote)] "
+            f"with a quote from a stored source"
+        )
+    for citation in citations:
+        if citation.scope != scope:
+            raise ScopeMismatch(
+                f"evidence from source {citation.source_id} belongs to scope {citation.scope!r}, "
+                f"but the claim is asserted in scope {scope!r}; cite a source of the same scope"
+            )
+    return _Prepared(
+        scope=scope, subject=draft.subject, predicate=predicate, object=draft.object,
+        value_text=value_text, datatype=datatype, qualifiers=qualifiers, valid_from=valid_from,
+        valid_until=valid_until, citations=citations, status=draft.status, confidence=confidence,
+        supersedes=frozenset(claim_ids(draft.supersedes)), actor=check_actor(draft.actor),
+    )
+
+
+def check_scope(scope: object) -> str:
+    """A scope name, or InvalidInput."""
+    if not isinstance(scope, str) or not scope.strip() or len(scope) > 200 or "\x00" in scope:
+        raise InvalidInput(f"scope must be a non-empty name of at most 200 characters; got {scope!r}")
+    return scope
+
+
+def check_predicate(predicate: object) -> str:
+    """A predicate name, or InvalidInput."""
+    if not isinstance(predicate, str) or not predicate.strip():
+        raise InvalidInput(f"predicate must be a non-empty string; got {predicate!r}")
+    if len(predicate) > MAX_PREDICATE_LENGTH or "\x00" in predicate or any(c in predicate for c in "\r\n\t"):
+        raise InvalidInput(
+            f"predicate {predicate[:40]!r} must be one line of at most {MAX_PREDICATE_LENGTH} characters"
+        )
+    return predicate.strip()
+
+
+def check_actor(actor: object) -> str | None:
+    """An actor label, or InvalidInput."""
+    if actor is None:
+        return None
+    if not isinstance(actor, str) or "\x00" in actor or len(actor) > 200:
+        raise InvalidInput(f"actor must be a string of at most 200 characters; got {actor!r:.60}")
+    return actor
+
+
+def claim_ids(refs: Any) -> list[int]:
+    """Claim ids from a claim record, an id, or a sequence of them."""
+    if refs is None:
+        return []
+    if isinstance(refs, (list, tuple, set, frozenset)):
+        return [claim_id(r) for r in refs]
+    return [claim_id(refs)]
+
+
+def claim_id(ref: Any) -> int:
+    """The id of a claim record or id."""
+    if isinstance(ref, bool):
+        raise InvalidInput(f"expected a claim or claim id, got {ref!r}")
+    if isinstance(ref, int):
+        return ref
+    identifier = getattr(ref, "id", None)
+    if isinstance(identifier, int) and hasattr(ref, "predicate"):
+        return identifier
+    raise InvalidInput(f"expected a claim or claim id, got {type(ref).__name__}")
+
+
+def write_claims(
+    connection: Connection, drafts: Sequence[ClaimDraft], *, now: datetime, ids: store.Ids
+) -> list[ClaimId]:
+    """Assert a batch of claims; returns, per draft, the claim it created or corroborated."""
+    prepared = [prepare(d) for d in drafts]
+    _resolve_entities(connection, prepared, ids, now)
+    facts = _check_citations(connection, prepared)
+    definitions = store.predicate_rows(connection, {p.predicate for p in prepared})
+    _check_predicate_kinds(prepared, definitions)
+    live = _load_standing(connection, prepared, facts)
+    batch = _Batch()
+    results: list[ClaimId] = []
+    first_claim_id = ids.take(store.claims, len(prepared))
+    next_claim_id = first_claim_id
+    for item in prepared:
+        key = (item.scope, item.subject_id, item.predicate, item.qualifiers)
+        group = live.setdefault(key, [])
+        functional = _functional(item, definitions.get(item.predicate))
+        families = {store.family_of(facts, c.source_id) for c in item.citations if c.relation == "supports"}
+        targets = [x for x in _all_live(live) if x.claim_id in item.supersedes]
+        missing = item.supersedes - {x.claim_id for x in targets}
+        if missing:
+            raise NotFound(
+                f"supersedes= names claim(s) {sorted(missing)} that do not exist in scope {item.scope!r} "
+                f"or are already retracted"
+            )
+        candidates = group + [t for t in targets if t not in group]
+        incoming = Incoming(item.object_key, _at(item.valid_from), _at(item.valid_until),
+                            frozenset(families), item.supersedes)
+        decision = decide(incoming, [c.standing() for c in candidates], functional=functional, now=now)
+        if decision.corroborates is not None:
+            target = next(c for c in candidates if c.claim_id == decision.corroborates)
+            _corroborate(batch, ids, target, item, facts, now)
+            results.append(ClaimId(target.claim_id))
+            continue
+        new_id = next_claim_id
+        next_claim_id += 1
+        ends_at = next((c for c in candidates for link in decision.links
+                        if link.from_claim_id == c.claim_id and link.to_claim_id is None), None)
+        created = _create(batch, ids, new_id, item, decision, facts, now,
+                          ends_precision=ends_at.valid_from_precision if ends_at else None)
+        by_id = {c.claim_id: c for c in candidates}
+        for change in decision.changes:
+            target = by_id[change.claim_id]
+            _change(batch, ids, target, status=change.status, interval=_change_interval(change, target, item),
+                    cause=f"{change.cause} (claim {new_id})", reason=None, actor=item.actor, now=now)
+        for link in decision.links:
+            batch.links.append(_link(ids, link.kind, link.from_claim_id or new_id, link.to_claim_id or new_id,
+                                     item.scope, item.actor, now))
+        group.append(created)
+        results.append(ClaimId(new_id))
+    _flush(connection, batch, now)
+    return results
+
+
+def _at(instant: Instant | None) -> datetime | None:
+    return instant.at if instant else None
+
+
+def _all_live(live: dict[Any, list[_Live]]) -> list[_Live]:
+    return [claim for group in live.values() for claim in group]
+
+
+def _functional(item: _Prepared, definition: Mapping[str, Any] | None) -> bool:
+    if definition is not None:
+        return bool(definition["cardinality"] == "one")
+    return item.object_id is None  # undeclared: one for values, many for entities
+
+
+def _check_predicate_kinds(prepared: Sequence[_Prepared], definitions: Mapping[str, Mapping[str, Any]]) -> None:
+    for item in prepared:
+        definition = definitions.get(item.predicate)
+        if definition is None:
+            continue
+        if definition["object_kind"] == "entity" and item.object_id is None:
+            raise InvalidInput(f"predicate {item.predicate!r} takes an entity: pass object=, not value=")
+        if definition["object_kind"] == "value" and item.object_id is not None:
+            raise InvalidInput(f"predicate {item.predicate!r} takes a value: pass value=, not object=")
+        wanted = definition["datatype"]
+        if wanted and item.datatype and wanted != item.datatype and not (
+            wanted == "number" and item.datatype == "integer"
+        ):
+            raise InvalidInput(
+                f"predicate {item.predicate!r} takes {wanted} values; got a {item.datatype}"
+            )
+
+
+def _resolve_entities(connection: Connection, prepared: Sequence[_Prepared], ids: store.Ids, now: datetime) -> None:
+    names: dict[tuple[str, str], str] = {}
+    given: set[int] = set()
+    for item in prepared:
+        for ref in (item.subject, item.object):
+            if ref is None:
+                continue
+            if isinstance(ref, str):
+                name = check_name(ref)
+                names.setdefault((item.scope, normalize_name(name)), name)
+            else:
+                given.add(entity_id_of(ref))
+    roots: dict[tuple[str, str], int] = {}
+    for scope in {scope for scope, _ in names}:
+        found = store.root_entity_ids(connection, [n for s, n in names if s == scope], scope)
+        roots.update({(scope, n): i for n, i in found.items()})
+    for (scope, normalized), name in names.items():
+        if (scope, normalized) not in roots:
+            roots[(scope, normalized)] = store.create_entity(
+                connection, ids, scope=scope, name=name, kind=None, now=now)
+    known = _entity_scopes(connection, given)
+
+    def resolve(ref: EntityRef, scope: str) -> int:
+        if isinstance(ref, str):
+            return roots[(scope, normalize_name(ref))]
+        entity_id = entity_id_of(ref)
+        if entity_id not in known:
+            raise NotFound(f"entity {entity_id} does not exist; create it with entity(name)")
+        entity_scope, root = known[entity_id]
+        if entity_scope != scope:
+            raise ScopeMismatch(f"entity {entity_id} belongs to scope {entity_scope!r}, not {scope!r}")
+        return root
+
+    for item in prepared:
+        item.subject_id = resolve(item.subject, item.scope)
+        item.object_id = None if item.object is None else resolve(item.object, item.scope)
+
+
+def entity_id_of(ref: EntityRef) -> int:
+    """The id of an Entity record or id."""
+    if isinstance(ref, Entity):
+        return int(ref.id)
+    if isinstance(ref, int) and not isinstance(ref, bool):
+        return ref
+    raise InvalidInput(f"expected an entity, an entity id or a name; got {type(ref).__name__}")
+
+
+def _entity_scopes(connection: Connection, entity_ids: set[int]) -> dict[int, tuple[str, int]]:
+    found: dict[int, tuple[str, int]] = {}
+    for chunk in store._chunks(sorted(entity_ids)):
+        rows = connection.execute(
+            select(store.entities.c.id, store.entities.c.scope, store.entities.c.merged_into)
+            .where(store.entities.c.id.in_(chunk))
+        )
+        found.update({i: (scope, merged or i) for i, scope, merged in rows})
+    return found
+
+
+def _check_citations(connection: Connection, prepared: Sequence[_Prepared]) -> dict[int, Mapping[str, Any]]:
+    source_ids = {c.source_id for item in prepared for c in item.citations}
+    facts = store.source_facts(connection, source_ids)
+    texts = store.source_texts(connection, source_ids)
+    for item in prepared:
+        for citation in item.citations:
+            row = facts.get(citation.source_id)
+            if row is None:
+                raise NotFound(f"evidence cites source {citation.source_id}, which does not exist")
+            if row["scope"] != item.scope:
+                raise ScopeMismatch(
+                    f"source {citation.source_id} belongs to scope {row['scope']!r}, not {item.scope!r}"
+                )
+            text = texts[citation.source_id]
+            if text[citation.char_start:citation.char_end] != citation.excerpt:
+                raise InvalidInput(
+                    f"the excerpt {citation.excerpt[:60]!r} does not occur at {citation.char_start}–"
+                    f"{citation.char_end} of source {citation.source_id}; make citations with cite()"
+                )
+    return facts
+
+
+def _load_standing(
+    connection: Connection, prepared: Sequence[_Prepared], facts: dict[int, Mapping[str, Any]]
+) -> dict[tuple[str, int, str, str], list[_Live]]:
+    subjects = {item.subject_id for item in prepared}
+    merged = _merged_children(connection, subjects)
+    keys = {(item.scope, s, item.predicate) for item in prepared for s in [item.subject_id, *merged.get(item.subject_id, ())]}
+    explicit = {i for item in prepared for i in item.supersedes}
+    rows = store.standing_claims(connection, keys, explicit)
+    supports = store.supporting_sources(connection, [r["claim_id"] for r in rows])
+    facts.update(store.source_facts(connection, {s for ids in supports.values() for s in ids} - set(facts)))
+    root_of = {child: root for root, children in merged.items() for child in children}
+    live: dict[tuple[str, int, str, str], list[_Live]] = {}
+    for row in rows:
+        sources = supports.get(row["claim_id"], set())
+        object_key = f"e:{row['object_id']}" if row["object_id"] is not None else f"v:{row['value']}"
+        subject = root_of.get(row["subject_id"], row["subject_id"])
+        live.setdefault((row["scope"], subject, row["predicate"], row["qualifiers"]), []).append(_Live(
+            claim_id=row["claim_id"], object_key=object_key, status=row["status"],
+            confidence=row["confidence"], valid_from=row["valid_from"], valid_until=row["valid_until"],
+            valid_from_precision=row["valid_from_precision"], valid_until_precision=row["valid_until_precision"],
+            families={store.family_of(facts, s) for s in sources},
+            independence=[store.independence_keys(facts, s) for s in sources],
+            version_id=row["version_id"], reason=row["reason"], actor=row["actor"], cause=row["cause"],
+        ))
+    return live
+
+
+def _merged_children(connection: Connection, roots: set[int]) -> dict[int, list[int]]:
+    children: dict[int, list[int]] = {}
+    for chunk in store._chunks(sorted(roots)):
+        rows = connection.execute(
+            select(store.entities.c.merged_into, store.entities.c.id).where(store.entities.c.merged_into.in_(chunk))
+        )
+        for root, child in rows:
+            children.setdefault(root, []).append(child)
+    return children
+
+
+def _create(
+    batch: _Batch, ids: store.Ids, claim_id: int, item: _Prepared, decision: Decision,
+    facts: Mapping[int, Mapping[str, Any]], now: datetime, *, ends_precision: str | None,
+) -> _Live:
+    batch.claims.append({
+        "id": claim_id, "scope": item.scope, "subject_id": item.subject_id, "predicate": item.predicate,
+        "object_id": item.object_id, "value": item.value_text, "datatype": item.datatype,
+        "qualifiers": item.qualifiers, "recorded_at": now, "actor": item.actor,
+    })
+    supporting = [c for c in item.citations if c.relation == "supports"]
+    independence = [store.independence_keys(facts, c.source_id) for c in supporting]
+    confidence = item.confidence
+    if confidence is None:
+        confidence = _default_confidence(facts, supporting)
+    status = item.status
+    if decision.disputed or any(c.relation == "contradicts" for c in item.citations):
+        status = "disputed"
+    elif status == "reported" and store.count_independent(independence) >= 2:
+        status = "confirmed"
+    valid_until = decision.valid_until if item.valid_until is None else item.valid_until.at
+    until_precision = item.valid_until.precision if item.valid_until is not None else ends_precision
+    claim = _Live(
+        claim_id=claim_id, object_key=item.object_key, status=status, confidence=confidence,
+        valid_from=_at(item.valid_from), valid_until=valid_until,
+        valid_from_precision=item.valid_from.precision if item.valid_from else None,
+        valid_until_precision=until_precision,
+        families={store.family_of(facts, c.source_id) for c in supporting}, independence=independence,
+        version_id=None, actor=item.actor, cause=decision.cause,
+    )
+    batch.versions[claim_id] = _version_row(ids, claim, now)
+    for citation in item.citations:
+        batch.evidence.append(_evidence_row(ids, claim_id, citation, item.actor, now))
+    return claim
+
+
+def _default_confidence(facts: Mapping[int, Mapping[str, Any]], citations: Sequence[Citation]) -> float:
+    trusts = {facts[c.source_id]["trust"] for c in citations}
+    return DEFAULT_CONFIDENCE["trusted"] if "trusted" in trusts else DEFAULT_CONFIDENCE["untrusted"]
+
+
+def _corroborate(
+    batch: _Batch, ids: store.Ids, target: _Live, item: _Prepared,
+    facts: Mapping[int, Mapping[str, Any]], now: datetime,
+) -> None:
+    for citation in item.citations:
+        batch.evidence.append(_evidence_row(ids, target.claim_id, citation, item.actor, now))
+    supporting = [c for c in item.citations if c.relation == "supports"]
+    before = store.count_independent(target.independence)
+    keys = target.independence + [store.independence_keys(facts, c.source_id) for c in supporting]
+    after = store.count_independent(keys)
+    target.independence = keys
+    target.families |= {store.family_of(facts, c.source_id) for c in supporting}
+    contradicted = any(c.relation == "contradicts" for c in item.citations)
+    if after <= before and not contradicted:
+        return  # the same source again: more rows, not more evidence
+    confidence = target.confidence
+    if after > before:
+        added = item.confidence if item.confidence is not None else _default_confidence(facts, supporting)
+        confidence = combine_confidence(target.confidence, added)
+    status = target.status
+    if contradicted:
+        status = "disputed"
+    elif status == "reported" and after >= 2:
+        status = "confirmed"
+    _change(batch, ids, target, status=status, interval=None,
+            cause=f"corroborated by {after} independent source(s)", reason=None, actor=item.actor, now=now,
+            confidence=confidence)
+
+
+Interval = tuple[datetime | None, datetime | None, str | None, str | None]
+
+
+def _change(
+    batch: _Batch, ids: store.Ids, target: _Live, *, status: str, interval: Interval | None, cause: str,
+    reason: str | None, actor: str | None, now: datetime, confidence: float | None = None,
+) -> None:
+    """Give ``target`` a new current version (or amend the one this batch already made).
+
+    ``interval`` is (valid_from, valid_until, their precisions), or None to keep it.
+    """
+    if interval is not None:
+        (target.valid_from, target.valid_until,
+         target.valid_from_precision, target.valid_until_precision) = interval
+    target.status = status
+    target.cause, target.reason, target.actor = cause, reason, actor
+    if confidence is not None:
+        target.confidence = confidence
+    if target.version_id is not None:
+        batch.invalidate.append(target.version_id)
+        target.version_id = None
+    batch.versions[target.claim_id] = _version_row(ids, target, now)
+
+
+def _change_interval(change: Change, target: _Live, item: _Prepared) -> Interval | None:
+    if change.keeps_interval:
+        return None
+    if change.valid_from == change.valid_until:  # superseded as a whole: [t, t)
+        precision = target.valid_from_precision if target.valid_from is not None else "second"
+        return change.valid_from, change.valid_until, precision, precision
+    until_precision = item.valid_from.precision if item.valid_from else None
+    return change.valid_from, change.valid_until, target.valid_from_precision, until_precision
+
+
+def _version_row(ids: store.Ids, claim: _Live, now: datetime) -> dict[str, Any]:
+    return {
+        "id": ids.take(store.versions), "claim_id": claim.claim_id, "status": claim.status,
+        "confidence": claim.confidence, "valid_from": claim.valid_from, "valid_until": claim.valid_until,
+        "valid_from_precision": claim.valid_from_precision, "valid_until_precision": claim.valid_until_precision,
+        "recorded_at": now, "invalidated_at": None, "reason": claim.reason, "actor": claim.actor,
+        "cause": claim.cause,
+    }
+
+
+def _evidence_row(ids: store.Ids, claim_id: int, citation: Citation, actor: str | None, now: datetime) -> dict[str, Any]:
+    return {
+        "id": ids.take(store.evidence), "claim_id": claim_id, "source_id": citation.source_id,
+        "relation": citation.relation, "excerpt": citation.excerpt, "char_start": citation.char_start,
+        "char_end": citation.char_end, "page": citation.page, "locator": citation.locator,
+        "anchor_method": "cited", "anchor_score": 1.0, "reanchored_from": None, "stale_at": None,
+        "recorded_at": now, "actor": actor,
+    }
+
+
+def _link(ids: store.Ids, kind: str, source: int, target: int, scope: str, actor: str | None,
+          now: datetime, reason: str | None = None) -> dict[str, Any]:
+    return {"id": ids.take(store.links), "scope": scope, "kind": kind, "from_claim_id": source,
+            "to_claim_id": target, "recorded_at": now, "reason": reason, "actor": actor}
+
+
+def _flush(connection: Connection, batch: _Batch, now: datetime) -> None:
+    store.insert_rows(connection, store.claims, batch.claims)
+    store.invalidate_versions(connection, batch.invalidate, now)
+    store.insert_rows(connection, store.versions, list(batch.versions.values()))
+    store.insert_rows(connection, store.evidence, batch.evidence)
+    store.insert_rows(connection, store.links, batch.links)
+
+
+# ---------------------------------------------------------------- explicit lifecycle calls
+
+def change_status(
+    connection: Connection, claim: int, *, status: str, now: datetime, ids: store.Ids,
+    reason: str | None = None, citations: Sequence[Citation] = (), actor: str | None = None,
+    superseded_by: int | None = None,
+) -> None:
+    """Give one claim a new status (confirm, dispute, retract, supersede) as a new version."""
+    row = store.current_version(connection, claim)
+    scope = row["scope"]
+    if row["status"] == "retracted":
+        raise Conflict(f"claim {claim} is retracted; assert the claim again instead of changing it")
+    for citation in citations:
+        if citation.scope != scope:
+            raise ScopeMismatch(f"evidence from scope {citation.scope!r} cannot back a claim in {scope!r}")
+    target = _Live(
+        claim_id=claim, object_key="", status=row["status"], confidence=row["confidence"],
+        valid_from=row["valid_from"], valid_until=row["valid_until"],
+        valid_from_precision=row["valid_from_precision"], valid_until_precision=row["valid_until_precision"],
+        families=set(), independence=[], version_id=row["id"],
+    )
+    batch = _Batch()
+    interval: Interval | None = None
+    cause = status
+    if superseded_by is not None:
+        at = target.valid_from if target.valid_from is not None else now
+        precision = target.valid_from_precision if target.valid_from is not None else "second"
+        interval = (at, at, precision, precision)
+        cause = f"superseded explicitly (claim {superseded_by})"
+        batch.links.append(_link(ids, "supersedes", superseded_by, claim, scope, actor, now, reason))
+    _change(batch, ids, target, status=status, interval=interval, cause=cause, reason=reason, actor=actor,
+            now=now)
+    _check_citations(connection, [_citation_holder(scope, citations)])
+    for citation in citations:
+        batch.evidence.append(_evidence_row(ids, claim, citation, actor, now))
+    _flush(connection, batch, now)
+
+
+def _citation_holder(scope: str, citations: Sequence[Citation]) -> _Prepared:
+    return _Prepared(scope=scope, subject="", predicate="", object=None, value_text=None, datatype=None,
+                     qualifiers="{}", valid_from=None, valid_until=None, citations=tuple(citations),
+                     status="reported", confidence=None, supersedes=frozenset(), actor=None)
+
+
+def supersession_reaches(connection: Connection, start: int, goal: int) -> bool:
+    """Whether ``start`` already (transitively) supersedes ``goal``."""
+    frontier, seen = {start}, {start}
+    while frontier:
+        rows = connection.execute(
+            select(store.links.c.to_claim_id).where(
+                store.links.c.kind == "supersedes", store.links.c.from_claim_id.in_(sorted(frontier))
+            )
+        ).scalars()
+        frontier = set(rows) - seen
+        if goal in frontier:
+            return True
+        seen |= frontier
+    return False

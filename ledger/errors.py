@@ -1,0 +1,93 @@
+"""The one exception tree of ledger.
+
+    LedgerError
+     ├─ InvalidInput (also ValueError)        bad argument: say what to fix
+     │   ├─ InvalidTime                        unparseable, naive or reversed time
+     │   ├─ MissingEvidence                    a claim without supporting evidence
+     │   ├─ ScopeMismatch                      evidence or entity from another scope
+     │   ├─ PolicyViolation                    refused by the write policy
+     │   └─ IngestError                        a document that cannot be read
+     │       └─ NeedsOCR                       pages without a text layer
+     ├─ NotFound (also LookupError)           unknown id, entity or source
+     ├─ QuoteNotFound (also LookupError)      the quote does not occur in the source
+     ├─ Conflict                               the request contradicts stored state
+     │   └─ AliasConflict                      an alias already names another entity
+     ├─ ClockError                             the clock ran backwards
+     └─ StoreError                             the database failed underneath us
+"""
+
+from __future__ import annotations
+
+
+class LedgerError(Exception):
+    """Root of every error ledger raises; catch this to catch them all."""
+
+    exit_code: int = 1
+
+
+class InvalidInput(LedgerError, ValueError):
+    """An argument is malformed or out of range; the message says how to fix it."""
+
+    exit_code = 2
+
+
+class InvalidTime(InvalidInput):
+    """A time could not be parsed, is naive, or an interval is reversed."""
+
+
+class MissingEvidence(InvalidInput):
+    """A claim was asserted without at least one supporting piece of evidence."""
+
+
+class ScopeMismatch(InvalidInput):
+    """Something from one scope was used in another."""
+
+
+class PolicyViolation(InvalidInput):
+    """The write policy refused the input (secrets, injected instructions)."""
+
+
+class IngestError(InvalidInput):
+    """A document could not be ingested; the message names the reason."""
+
+
+class NeedsOCR(IngestError):
+    """A PDF (or some of its pages) has no text layer."""
+
+    def __init__(self, message: str, *, pages: tuple[int, ...] = ()) -> None:
+        super().__init__(message)
+        self.pages = pages
+
+
+class NotFound(LedgerError, LookupError):
+    """An id, entity, source or claim does not exist in this scope."""
+
+    exit_code = 3
+
+
+class QuoteNotFound(LedgerError, LookupError):
+    """A quote does not occur in its source's text."""
+
+    exit_code = 3
+
+
+class Conflict(LedgerError):
+    """The request contradicts what the ledger already holds."""
+
+    exit_code = 4
+
+
+class AliasConflict(Conflict):
+    """An alias is already taken by another entity in the same scope."""
+
+
+class ClockError(LedgerError):
+    """The injected clock returned a time earlier than the ledger's last write."""
+
+    exit_code = 5
+
+
+class StoreError(LedgerError):
+    """The database failed (locked, disconnected, corrupt); nothing was written."""
+
+    exit_code = 6

@@ -1,0 +1,1 @@
+"""Ingesters turn documents into source drafts; they never touch the database."""

@@ -1,0 +1,726 @@
+"""Web pages: fetch one over HTTP(S), read its main text into a source draft (trafilatura).
+
+``read_html`` is pure: bytes or text in, a :class:`SourceDraft` out, nothing stored. The draft's
+text is the page's main text as trafilatura finds it (boilerplate, comments and navigation
+left out), one passage per paragraph-like element (paragraph, heading, list item, table row,
+quote paragraph, code block), passages joined by a blank line (``"\\n\\n"``). Inside a passage a
+``<br>`` is a single ``"\\n"``; every other whitespace run is one space, except in code blocks,
+which keep their lines (blank lines dropped). Table cells are joined by ``" | "``. So no passage
+contains a blank line and ``paragraph_passages(draft.text) == draft.passages``.
+
+``fetch`` is one GET with the standard library: http and https only, a size limit enforced
+while streaming, redirects followed by hand (loops detected), HTML/XHTML and PDF only.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+import unicodedata
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from typing import TYPE_CHECKING
+
+from ledger.errors import IngestError
+from ledger.ingest.base import PassageDraft, SourceDraft, content_hash
+
+if TYPE_CHECKING:
+    import urllib.request
+    from http.client import HTTPMessage
+
+    from lxml.etree import _Element
+
+__all__ = ["DEFAULT_MAX_BYTES", "PARAGRAPH_SEPARATOR", "USER_AGENT", "Fetched", "fetch", "read_html"]
+
+DEFAULT_MAX_BYTES = 20 * 2**20
+PARAGRAPH_SEPARATOR = "\n\n"
+CELL_SEPARATOR = " | "
+USER_AGENT = "ledger/0.1 (source-backed claim ledger; +https://pypi.org/project/ledger/) Python-urllib"
+_ACCEPT = "text/html,application/xhtml+xml;q=0.9,application/pdf;q=0.8,*/*;q=0.1"
+_HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
+_FETCHABLE_TYPES = _HTML_TYPES | {"application/pdf"}
+_REDIRECTS = frozenset({301, 302, 303, 307, 308})
+_CHUNK = 64 * 1024
+
+# --- reading -------------------------------------------------------------------------------------
+
+
+def read_html(
+    html: str | bytes,
+    *,
+    url: str | None = None,
+    retrieved_at: datetime | None = None,
+    encoding: str | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+) -> SourceDraft:
+    """Read a web page's main text and metadata into a draft (kind "web"); never stores anything.
+
+    Args:
+        html: the page as received (bytes) or already decoded (str; hashed as its UTF-8 bytes).
+        url: where the page came from; kept as the draft's ``uri``. A different canonical URL the
+            page declares goes into ``metadata["canonical_url"]``.
+        retrieved_at: when it was fetched (timezone-aware); passed through.
+        encoding: the charset from the HTTP Content-Type header, if any. It wins over the
+            page's own declaration; only a byte-order mark, or bytes that are valid UTF-8 where a
+            legacy charset is claimed, override it.
+        max_bytes: refuse larger documents.
+
+    Raises:
+        IngestError: empty, too large, not HTML, unparseable, or without main text.
+    """
+    raw = _as_bytes(html)
+    where = url or "the document"
+    if len(raw) > max_bytes:
+        raise IngestError(f"{where} is {len(raw):,} bytes, over the limit of {max_bytes:,} bytes")
+    if not raw.strip():
+        raise IngestError(f"{where} is empty ({len(raw)} bytes, no content)")
+    if retrieved_at is not None and retrieved_at.utcoffset() is None:
+        raise IngestError("retrieved_at must be timezone-aware (for example datetime.now(UTC))")
+    _refuse_known_binary(raw, where)
+    if isinstance(html, str):
+        text, codec = html.removeprefix("\ufeff"), "utf-8"
+    else:
+        text, codec = _decode(raw, encoding)
+    _refuse_non_html(text, where)
+
+    document = _extract(text, url, where)
+    paragraphs = _paragraphs(document.body)
+    if not _has_prose(paragraphs):
+        raise IngestError(
+            f"{where} contains no main text; is it a navigation or login page? "
+            "(trafilatura found no paragraph of running text)"
+        )
+    body, passages = _join(paragraphs)
+    head = _head_meta(text)
+    published_at = _published_at(document.date, head)
+    return SourceDraft(
+        kind="web",
+        text=body,
+        content_hash=content_hash(raw),
+        passages=passages,
+        uri=url,
+        title=_clean(document.title),
+        author=_clean(document.author),
+        publisher=_clean(document.sitename),
+        published_at=published_at,
+        modified_at=_modified_at(head, text),
+        retrieved_at=retrieved_at.astimezone(UTC) if retrieved_at is not None else None,
+        metadata=_metadata(document, url, head, codec),
+    )
+
+
+def _as_bytes(html: str | bytes) -> bytes:
+    if isinstance(html, bytes):
+        return html
+    if isinstance(html, str):
+        return html.encode("utf-8", "surrogatepass")
+    raise IngestError(f"read_html takes the page as str or bytes, not {type(html).__name__}")
+
+
+_MAGIC: tuple[tuple[bytes, str], ...] = (
+    (b"%PDF-", "a PDF document; read it with the PDF ingester"),
+    (b"PK\x03\x04", "a ZIP archive (or an office document)"),
+    (b"\x1f\x8b", "gzip-compressed data; decompress it first"),
+    (b"\x28\xb5\x2f\xfd", "zstd-compressed data; decompress it first"),
+    (b"\x89PNG\r\n\x1a\n", "a PNG image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"GIF87a", "a GIF image"),
+    (b"GIF89a", "a GIF image"),
+)
+
+
+def _refuse_known_binary(raw: bytes, where: str) -> None:
+    start = raw[:1024].lstrip()
+    for magic, what in _MAGIC:
+        if start.startswith(magic):
+            raise IngestError(f"{where} is not HTML: it is {what}")
+
+
+_TAG = re.compile(r"<(?:!doctype|[a-z][a-z0-9-]*)[\s>/]", re.IGNORECASE)
+_BINARY_CHARS = re.compile(r"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
+
+
+def _refuse_non_html(text: str, where: str) -> None:
+    sample = text[:8192]
+    binary = len(_BINARY_CHARS.findall(sample))
+    if binary > len(sample) // 10:
+        raise IngestError(f"{where} is not HTML: {binary} of its first {len(sample)} characters are control characters")
+    if _TAG.search(text) is None:
+        raise IngestError(f"{where} is not HTML: it has no tags (use the text ingester for plain text)")
+
+
+# --- charset -------------------------------------------------------------------------------------
+
+_BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
+_META_CHARSET = re.compile(rb"""<meta\s[^>]*?charset\s*=\s*["']?\s*([a-z0-9_.:-]+)""", re.IGNORECASE)
+_XML_ENCODING = re.compile(rb"""^\s*<\?xml[^>]*?encoding\s*=\s*["']([a-z0-9_.:-]+)""", re.IGNORECASE)
+# WHATWG Encoding Standard: labels browsers decode as a superset of what they name.
+_LABEL_ALIASES = {
+    "ascii": "cp1252",
+    "us-ascii": "cp1252",
+    "iso-8859-1": "cp1252",
+    "iso8859-1": "cp1252",
+    "iso_8859-1": "cp1252",
+    "latin1": "cp1252",
+    "latin-1": "cp1252",
+    "l1": "cp1252",
+    "iso-8859-9": "cp1254",
+    "latin5": "cp1254",
+    "iso-8859-11": "cp874",
+    "tis-620": "cp874",
+    "gb2312": "gbk",
+    "gb_2312-80": "gbk",
+    "x-gbk": "gbk",
+    "euc-kr": "cp949",
+    "ks_c_5601-1987": "cp949",
+    "shift_jis": "cp932",
+    "sjis": "cp932",
+    "x-sjis": "cp932",
+    "big5": "big5hkscs",
+}
+# A document cannot declare these about itself in ASCII; browsers ignore such a declaration.
+_NOT_DECLARABLE = ("utf-16", "utf-32", "utf-7")
+
+
+def _codec(label: str | None) -> str | None:
+    """Python codec name for a charset label, None for an unknown label."""
+    if not label:
+        return None
+    name = label.strip().strip("\"'").lower()
+    name = _LABEL_ALIASES.get(name, name)
+    try:
+        return codecs.lookup(name).name
+    except LookupError:
+        return None
+
+
+def _declared(raw: bytes) -> str | None:
+    """The charset the document declares in its first 16 KiB (meta charset, http-equiv, XML)."""
+    head = raw[:16384]
+    match = _XML_ENCODING.match(head) or _META_CHARSET.search(head)
+    codec = _codec(match.group(1).decode("ascii")) if match else None
+    if codec is None or codec.startswith(_NOT_DECLARABLE):
+        return None
+    return codec
+
+
+def _decode(raw: bytes, encoding: str | None) -> tuple[str, str]:
+    """Decode page bytes: BOM, then HTTP charset, then the page's declaration, then UTF-8, then a guess."""
+    for bom, codec in _BOMS:
+        if raw.startswith(bom):
+            return raw[len(bom) :].decode(codec, "replace"), codec
+    for codec in (_codec(encoding), _declared(raw)):
+        if codec is None:
+            continue
+        if codec != "utf-8" and not raw.isascii() and _is_utf8(raw):
+            # Valid multi-byte UTF-8 read as a legacy charset is mojibake: the label is wrong
+            # (servers that default to ISO-8859-1 are the usual cause).
+            return raw.decode("utf-8"), "utf-8"
+        return raw.decode(codec, "replace"), codec
+    wide = _utf16_without_bom(raw)
+    if wide is not None:
+        return raw.decode(wide, "replace"), wide
+    try:
+        return raw.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        pass
+    from charset_normalizer import from_bytes  # noqa: PLC0415 - only for undeclared legacy pages
+
+    guess = from_bytes(raw).best()
+    codec = _codec(guess.encoding) if guess is not None else None
+    if codec is None:
+        return raw.decode("utf-8", "replace"), "utf-8"
+    return raw.decode(codec, "replace"), codec
+
+
+def _is_utf8(raw: bytes) -> bool:
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _utf16_without_bom(raw: bytes) -> str | None:
+    """UTF-16 without a BOM shows as ASCII with a NUL in every other byte."""
+    sample = raw[:1024]
+    if len(sample) < 16 or sample.count(0) < len(sample) // 3:
+        return None
+    even, odd = sample[0::2], sample[1::2]
+    if odd.count(0) > 0.9 * len(odd) and even.count(0) < 0.1 * len(even):
+        return "utf-16-le"
+    if even.count(0) > 0.9 * len(even) and odd.count(0) < 0.1 * len(odd):
+        return "utf-16-be"
+    return None
+
+
+# --- extraction ----------------------------------------------------------------------------------
+
+if TYPE_CHECKING:
+    from trafilatura.settings import Document
+
+
+def _extract(text: str, url: str | None, where: str) -> Document:
+    """Run trafilatura (main text and metadata, no comments) and return its document."""
+    import trafilatura  # noqa: PLC0415 - heavy; `import ledger` stays cheap
+    from trafilatura.settings import Document  # noqa: PLC0415
+
+    try:
+        document = trafilatura.bare_extraction(
+            text,
+            url=url,
+            with_metadata=True,
+            include_comments=False,
+            include_tables=True,
+            include_images=False,
+            include_links=False,
+            include_formatting=False,
+            # "xml" skips trafilatura's own text rendering; the body tree is walked below.
+            output_format="xml",
+        )
+    except RecursionError as exc:
+        raise IngestError(f"{where} is nested too deeply to read") from exc
+    except Exception as exc:  # a parser failure deep inside a third-party library
+        raise IngestError(f"{where} could not be parsed as HTML: {type(exc).__name__}: {exc}") from exc
+    if not isinstance(document, Document):
+        raise IngestError(
+            f"{where} contains no main text; is it a navigation or login page? "
+            "(trafilatura extracted nothing)"
+        )
+    return document
+
+
+# trafilatura's output vocabulary (plus HTML names its fallbacks can leave behind).
+_BLOCKS = frozenset(
+    {
+        "body", "div", "p", "head", "list", "item", "quote", "table", "note", "ab", "figure",
+        "article", "section", "main", "aside", "header", "footer", "blockquote", "pre",
+        "ul", "ol", "li", "dl", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6", "details", "summary",
+    }
+)  # fmt: skip
+_ROWS = frozenset({"row", "tr"})
+_CELLS = frozenset({"cell", "td", "th"})
+_BREAKS = frozenset({"lb", "br"})
+# Inside these a <code> is a code block (its own passage, lines kept); elsewhere it is inline.
+_CODE_HOSTS = frozenset({"body", "div", "quote", "list", "note", "figure", "article", "section", "main", "code"})
+_LINE_BREAK = None  # marks a <br> in a paragraph's pieces
+
+
+class _Paragraphs:
+    """Walks trafilatura's body tree, collecting one text per paragraph-like element."""
+
+    def __init__(self) -> None:
+        self.out: list[str] = []
+        self.pieces: list[str | None] = []
+        self.pre = False
+
+    def flush(self) -> None:
+        if self.pieces:
+            text = _pre_text(self.pieces) if self.pre else _flow_text(self.pieces)
+            self.pieces = []
+            if text:
+                self.out.append(text)
+
+    def walk(self, element: _Element) -> None:
+        tag = element.tag if isinstance(element.tag, str) else ""
+        if tag in _ROWS:
+            self.flush()
+            cells = [_flat_text(cell) for cell in element if cell.tag in _CELLS]
+            self.pieces = [CELL_SEPARATOR.join(cell for cell in cells if cell)]
+            self.flush()
+        elif tag == "code" and _tag(element.getparent()) in _CODE_HOSTS and _tag(element.getparent()) != "code":
+            self.flush()
+            outer, self.pre = self.pre, True
+            self._inside(element)
+            self.flush()
+            self.pre = outer
+        elif tag in _BLOCKS:
+            self.flush()
+            if len(element) == 0 and element.text and "\n" in element.text and not self.pre:
+                # trafilatura collapses the whitespace of text-only elements, so a newline left
+                # in one comes from its fallbacks, which join separate blocks with it.
+                for line in element.text.splitlines():
+                    self.pieces = [line]
+                    self.flush()
+            else:
+                self._inside(element)
+            self.flush()
+        elif tag in _BREAKS:
+            self.pieces.append(_LINE_BREAK)
+        elif tag:
+            self._inside(element)
+        # comments and processing instructions contribute only their tail
+        if element.tail:
+            self.pieces.append(element.tail)
+
+    def _inside(self, element: _Element) -> None:
+        if element.text:
+            self.pieces.append(element.text)
+        for child in element:
+            self.walk(child)
+
+
+def _tag(element: _Element | None) -> str:
+    return element.tag if element is not None and isinstance(element.tag, str) else ""
+
+
+def _flat_text(cell: _Element) -> str:
+    """A table cell's text on one line: blocks and breaks inside it become spaces."""
+    collected = _Paragraphs()
+    collected._inside(cell)
+    collected.flush()
+    return " ".join(" ".join(collected.out).split())
+
+
+def _flow_text(pieces: list[str | None]) -> str:
+    lines: list[str] = []
+    current: list[str] = []
+    for piece in [*pieces, _LINE_BREAK]:
+        if piece is _LINE_BREAK:
+            line = " ".join(unicodedata.normalize("NFC", "".join(current)).split())
+            if line:
+                lines.append(line)
+            current = []
+        else:
+            current.append(piece)
+    return "\n".join(lines)
+
+
+def _pre_text(pieces: list[str | None]) -> str:
+    raw = unicodedata.normalize("NFC", "".join("\n" if piece is None else piece for piece in pieces))
+    return "\n".join(line.rstrip() for line in raw.splitlines() if line.strip()).strip()
+
+
+def _paragraphs(body: _Element) -> list[str]:
+    collected = _Paragraphs()
+    try:
+        collected.walk(body)
+    except RecursionError as exc:
+        raise IngestError("the page's main text is nested too deeply to read") from exc
+    collected.flush()
+    return collected.out
+
+
+def _has_prose(paragraphs: list[str]) -> bool:
+    """Whether some line reads like running text: 7+ words, or 40+ columns in scripts without spaces."""
+    for paragraph in paragraphs:
+        for line in paragraph.split("\n"):
+            if len(line.split()) >= 7:
+                return True
+            if len(line) >= 20 and sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in line) >= 40:
+                return True
+    return False
+
+
+def _join(paragraphs: list[str]) -> tuple[str, tuple[PassageDraft, ...]]:
+    passages: list[PassageDraft] = []
+    position = 0
+    for index, paragraph in enumerate(paragraphs):
+        if index:
+            position += len(PARAGRAPH_SEPARATOR)
+        passages.append(PassageDraft(char_start=position, char_end=position + len(paragraph), paragraph=index))
+        position += len(paragraph)
+    return PARAGRAPH_SEPARATOR.join(paragraphs), tuple(passages)
+
+
+# --- metadata ------------------------------------------------------------------------------------
+
+_META_TAG = re.compile(r"<meta\s[^>]*>", re.IGNORECASE)
+_ATTRIBUTE = re.compile(r"""([a-z_:][-a-z0-9_:.]*)\s*=\s*("[^"]*"|'[^']*'|[^\s"'>]+)""", re.IGNORECASE)
+_HTML_LANG = re.compile(r"""<html\b[^>]*?\blang\s*=\s*["']?\s*([a-z]{2,3}(?:[-_][a-z0-9]{1,8})*)""", re.IGNORECASE)
+_JSON_DATE = re.compile(r""""(datePublished|dateModified)"\s*:\s*"([^"]{8,40})\"""")
+_PUBLISHED_KEYS = ("article:published_time", "datepublished", "datePublished")
+_MODIFIED_KEYS = ("article:modified_time", "og:updated_time", "datemodified", "dateModified", "last-modified")
+
+
+def _head_meta(text: str) -> dict[str, str]:
+    """name/property/itemprop/http-equiv → content of the page's <meta> tags (first wins)."""
+    end = text.find("</head")
+    head = text[: end if end >= 0 else 65536]
+    found: dict[str, str] = {}
+    for tag in _META_TAG.findall(head):
+        attributes = {key.lower(): value.strip("\"'") for key, value in _ATTRIBUTE.findall(tag)}
+        content = attributes.get("content")
+        if content is None:
+            continue
+        for key in ("property", "name", "itemprop", "http-equiv"):
+            if key in attributes:
+                found.setdefault(attributes[key].strip().lower(), content.strip())
+    if match := _HTML_LANG.search(text, 0, 65536):
+        found.setdefault("html:lang", match.group(1))
+    return found
+
+
+def _parse_time(value: str | None) -> datetime | None:
+    """An aware UTC datetime from an ISO 8601 string (naive means UTC), None if unparseable."""
+    if not value:
+        return None
+    try:
+        parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=UTC)
+    return parsed.astimezone(UTC)
+
+
+def _published_at(day: str | None, head: dict[str, str]) -> datetime | None:
+    """trafilatura's publication date; with its time of day when the page's meta tags agree on the day."""
+    try:
+        published = date.fromisoformat(day) if day else None
+    except ValueError:
+        return None
+    if published is None:
+        return None
+    for key in _PUBLISHED_KEYS:
+        value = head.get(key.lower())
+        if value and value.strip()[:10] == published.isoformat():
+            exact = _parse_time(value)
+            if exact is not None and len(value.strip()) > 10:
+                return exact
+    return datetime(published.year, published.month, published.day, tzinfo=UTC)
+
+
+def _modified_at(head: dict[str, str], text: str) -> datetime | None:
+    for key in _MODIFIED_KEYS:
+        if (value := _parse_time(head.get(key.lower()))) is not None:
+            return value
+    for match in _JSON_DATE.finditer(text):
+        if match.group(1) == "dateModified" and (value := _parse_time(match.group(2))) is not None:
+            return value
+    return None
+
+
+def _metadata(document: Document, url: str | None, head: dict[str, str], codec: str) -> dict[str, str]:
+    found: dict[str, str | None] = {
+        "sitename": document.sitename,
+        "description": document.description,
+        "canonical_url": document.url if document.url and document.url != url else None,
+        "hostname": document.hostname,
+        "language": document.language or head.get("html:lang") or head.get("content-language"),
+        "date": document.date,
+        "categories": ", ".join(document.categories) if document.categories else None,
+        "tags": ", ".join(document.tags) if document.tags else None,
+        "license": document.license,
+        "image": document.image,
+        "pagetype": document.pagetype,
+        "encoding": codec,
+    }
+    return {key: cleaned for key, value in found.items() if (cleaned := _clean(value))}
+
+
+def _clean(value: str | None) -> str | None:
+    if not value:
+        return None
+    return " ".join(value.split()) or None
+
+
+# --- fetching ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Fetched:
+    """A document as one GET returned it, after redirects."""
+
+    url: str  #: final url after redirects
+    data: bytes
+    content_type: str  #: "text/html", "application/xhtml+xml" or "application/pdf"
+    charset: str | None  #: from the Content-Type header, lower case
+    retrieved_at: datetime  #: aware UTC, when the response arrived
+
+
+def fetch(
+    url: str,
+    *,
+    timeout: float = 20.0,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    max_redirects: int = 5,
+) -> Fetched:
+    """GET an http(s) URL: HTML or PDF only, at most max_bytes, at most max_redirects redirects.
+
+    ``timeout`` (seconds) applies to connecting and to each read. Proxies come from the usual
+    environment variables. Only ``Content-Encoding`` gzip/deflate is decoded (ledger asks for none).
+
+    Raises:
+        IngestError: bad scheme, unreachable host, timeout, HTTP error status, redirect loop or
+            too many redirects, a content type other than HTML/XHTML/PDF, or too large.
+    """
+    import urllib.error  # noqa: PLC0415 - keeps `import ledger` light
+    import urllib.parse  # noqa: PLC0415
+    import urllib.request  # noqa: PLC0415
+    from http.client import HTTPException  # noqa: PLC0415
+
+    current = _fetchable(url, url)
+    chain = [current]
+    opener = urllib.request.build_opener(_NoRedirect())
+    while True:
+        request = urllib.request.Request(current, headers={"User-Agent": USER_AGENT, "Accept": _ACCEPT})
+        try:
+            response = opener.open(request, timeout=timeout)
+        except urllib.error.HTTPError as exc:
+            with exc:
+                if exc.code not in _REDIRECTS:
+                    raise IngestError(f"{current} answered HTTP {exc.code} {exc.reason}") from exc
+                location = exc.headers.get("Location")
+            if not location:
+                raise IngestError(f"{current} answered HTTP {exc.code} without a Location to redirect to") from exc
+            target = _fetchable(urllib.parse.urljoin(current, location.strip()), f"{current} redirects to {location!r}")
+            if target in chain:
+                raise IngestError(f"redirect loop: {' -> '.join([*chain, target])}") from exc
+            if len(chain) > max_redirects:
+                raise IngestError(
+                    f"{url} redirects more than {max_redirects} times: {' -> '.join([*chain, target])}"
+                ) from exc
+            chain.append(target)
+            current = target
+            continue
+        except urllib.error.URLError as exc:
+            raise IngestError(f"could not fetch {current}: {_cause(exc.reason, timeout)}") from exc
+        except (OSError, HTTPException) as exc:
+            raise IngestError(f"could not fetch {current}: {_cause(exc, timeout)}") from exc
+        with response:
+            return _receive(response, current, timeout, max_bytes)
+
+
+def _fetchable(url: str, what: str) -> str:
+    import urllib.parse  # noqa: PLC0415
+
+    try:
+        parts = urllib.parse.urlsplit(url)
+    except ValueError as exc:
+        raise IngestError(f"{what}: not a valid URL ({exc})") from exc
+    if parts.scheme.lower() not in ("http", "https"):
+        scheme = f"{parts.scheme}:" if parts.scheme else "a URL without a scheme"
+        raise IngestError(f"{what}: only http and https URLs can be fetched, not {scheme}")
+    if not parts.hostname:
+        raise IngestError(f"{what}: the URL names no host")
+    return url
+
+
+def _cause(reason: object, timeout: float) -> str:
+    import socket  # noqa: PLC0415
+    import ssl  # noqa: PLC0415
+    from http.client import HTTPException, IncompleteRead, RemoteDisconnected  # noqa: PLC0415
+
+    if isinstance(reason, TimeoutError):
+        return f"timed out after {timeout:g} s"
+    if isinstance(reason, ConnectionRefusedError):
+        return "connection refused (is the server running on that port?)"
+    if isinstance(reason, socket.gaierror):
+        return f"could not resolve the host name ({reason.strerror or reason})"
+    if isinstance(reason, RemoteDisconnected):
+        return "the server closed the connection without answering"
+    if isinstance(reason, ssl.SSLError):
+        return f"TLS failed ({reason})"
+    if isinstance(reason, ConnectionResetError):
+        return "the connection was reset"
+    if isinstance(reason, IncompleteRead):
+        return f"the connection closed after {len(reason.partial)} bytes, before the end of the body"
+    if isinstance(reason, OSError) and reason.strerror:
+        return reason.strerror
+    if isinstance(reason, HTTPException):
+        return f"bad HTTP response ({type(reason).__name__}: {reason})"
+    return str(reason) or type(reason).__name__
+
+
+def _receive(response: urllib.request._UrlopenRet, url: str, timeout: float, max_bytes: int) -> Fetched:
+    """Check the headers, then stream the body within max_bytes."""
+    from http.client import HTTPException  # noqa: PLC0415
+
+    retrieved_at = datetime.now(UTC)
+    headers: HTTPMessage = response.headers
+    declared_type = headers.get("Content-Type")
+    media = headers.get_content_type() if declared_type else None
+    if media is not None and media not in _FETCHABLE_TYPES and media != "application/octet-stream":
+        raise IngestError(f"{url} served {media}; ledger ingests HTML and PDF")
+    length = headers.get("Content-Length")
+    if length is not None and length.strip().isdigit() and int(length) > max_bytes:
+        raise IngestError(f"{url} is {int(length):,} bytes (Content-Length), over the limit of {max_bytes:,} bytes")
+    decoder = _body_decoder(headers.get("Content-Encoding"), url)
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        while chunk := response.read(_CHUNK):
+            if decoder is not None:
+                chunk = decoder.decompress(chunk, max_bytes + 1 - size)
+            size += len(chunk)
+            if size > max_bytes:
+                raise IngestError(f"{url} sent more than {max_bytes:,} bytes; refusing it")
+            chunks.append(chunk)
+        if decoder is not None:
+            tail = decoder.flush()
+            size += len(tail)
+            if size > max_bytes:
+                raise IngestError(f"{url} sent more than {max_bytes:,} bytes; refusing it")
+            chunks.append(tail)
+    except (OSError, HTTPException) as exc:
+        raise IngestError(f"could not read {url}: {_cause(exc, timeout)}") from exc
+    except ValueError as exc:  # zlib.error is not a ValueError; see _body_decoder
+        raise IngestError(f"could not read {url}: {exc}") from exc
+    data = b"".join(chunks)
+    if not data.strip():
+        raise IngestError(f"{url} answered HTTP {response.status} with an empty body")
+    if media is None or media == "application/octet-stream":
+        media = _sniff(data)
+        if media is None:
+            raise IngestError(f"{url} served {declared_type or 'no Content-Type'}; ledger ingests HTML and PDF")
+    charset = headers.get_content_charset()
+    return Fetched(url=url, data=data, content_type=media, charset=charset, retrieved_at=retrieved_at)
+
+
+class _Inflater:
+    """Bounded gzip/deflate decoding; raises ValueError on corrupt data."""
+
+    def __init__(self, wbits: int) -> None:
+        import zlib  # noqa: PLC0415
+
+        self._zlib = zlib
+        self._inflate = zlib.decompressobj(wbits)
+
+    def decompress(self, chunk: bytes, limit: int) -> bytes:
+        try:
+            data = self._inflate.decompress(self._inflate.unconsumed_tail + chunk, max(limit, 1))
+        except self._zlib.error as exc:
+            raise ValueError(f"corrupt compressed body ({exc})") from exc
+        return data
+
+    def flush(self) -> bytes:
+        try:
+            return self._inflate.flush()
+        except self._zlib.error as exc:
+            raise ValueError(f"corrupt compressed body ({exc})") from exc
+
+
+def _body_decoder(content_encoding: str | None, url: str) -> _Inflater | None:
+    coding = (content_encoding or "identity").strip().lower()
+    if coding in ("identity", ""):
+        return None
+    if coding in ("gzip", "x-gzip"):
+        return _Inflater(16 + 15)
+    if coding == "deflate":
+        return _Inflater(32 + 15)  # zlib or gzip header, detected
+    raise IngestError(f"{url} served Content-Encoding {coding}, which ledger does not decode")
+
+
+def _sniff(data: bytes) -> str | None:
+    """The media type of an unlabelled body: PDF by its magic number, HTML by its first tags."""
+    start = data[:1024].lstrip()
+    if start.startswith(b"%PDF-"):
+        return "application/pdf"
+    lowered = start.lower()
+    if lowered.startswith((b"<!doctype html", b"<html")) or b"<html" in lowered:
+        return "text/html"
+    return None
+
+
+def _no_redirect_handler_base() -> type[urllib.request.HTTPRedirectHandler]:
+    import urllib.request  # noqa: PLC0415
+
+    return urllib.request.HTTPRedirectHandler
+
+
+class _NoRedirect(_no_redirect_handler_base()):  # type: ignore[misc]
+    """Hands every redirect back as an HTTPError, so fetch can follow it itself."""
+
+    def redirect_request(self, *args: object, **kwargs: object) -> None:
+        return None

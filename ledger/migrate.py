@@ -1,0 +1,45 @@
+"""Alembic, configured in code: the package's migrations run on the caller's connection."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Connection, Engine, text
+
+from ledger.db import is_sqlite
+
+# Any constant works; it only has to be the same for every ledger process.
+_PG_MIGRATION_LOCK = 7_316_352_001
+
+
+def migrations_dir() -> Path:
+    """The alembic script directory, whether installed (ledger.migrations) or in a checkout."""
+    try:
+        installed = resources.files("ledger.migrations")
+        if installed.joinpath("env.py").is_file():
+            return Path(str(installed))
+    except ModuleNotFoundError:
+        pass
+    return Path(__file__).resolve().parent.parent / "migrations"
+
+
+def alembic_config(connection: Connection | None = None) -> Config:
+    """An alembic Config pointing at ledger's migrations, bound to ``connection`` if given."""
+    config = Config()
+    config.set_main_option("script_location", str(migrations_dir()))
+    if connection is not None:
+        config.attributes["connection"] = connection
+    return config
+
+
+def upgrade(engine: Engine) -> None:
+    """Bring the database to the newest schema; concurrent openers wait for each other."""
+    with engine.connect() as connection:
+        connection.execution_options(ledger_write=True)
+        with connection.begin():
+            if not is_sqlite(connection):
+                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_MIGRATION_LOCK})
+            command.upgrade(alembic_config(connection), "head")

@@ -1,0 +1,236 @@
+"""Read paths: as-of views of claims, history, audit and explain. Nothing here writes.
+
+Claim reads run on Core statements built once per filter shape and cached, so a point
+lookup costs one claims statement plus one evidence-id statement.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import cache
+from typing import Any
+
+from sqlalchemy import Connection, Select, bindparam, func, or_, select
+
+from ledger import queries, store
+from ledger.claims import decode_value
+from ledger.entities import normalize_name
+from ledger.model import UTCTime
+from ledger.records import (
+    VISIBLE_STATUSES,
+    Claim,
+    ClaimId,
+    EntityId,
+    Evidence,
+    EvidenceId,
+    Link,
+    Source,
+    SourceId,
+)
+
+_subject = store.entities.alias("subject")
+_object = store.entities.alias("object")
+_c, _v = store.claims, store.versions
+
+
+@dataclass(frozen=True, slots=True)
+class Filter:
+    """What a claims() call asks for; None means 'any'."""
+
+    scope: str
+    subject: int | str | None = None
+    predicate: str | None = None
+    object: int | str | None = None
+    statuses: tuple[str, ...] = VISIBLE_STATUSES
+    valid_at: datetime | None = None
+    during: tuple[datetime, datetime] | None = None
+    known_at: datetime | None = None
+    #: Every version ever recorded (history) instead of the versions current at known_at.
+    all_versions: bool = False
+
+
+def _root_by_name(kind: str) -> Any:
+    """The entity (after merges) that the alias :{kind}_name names in :scope."""
+    alias_entity = store.entities.alias(f"{kind}_named")
+    root_by_name = (
+        select(func.coalesce(alias_entity.c.merged_into, alias_entity.c.id))
+        .join(store.aliases, store.aliases.c.entity_id == alias_entity.c.id)
+        .where(store.aliases.c.scope == bindparam("scope"),
+               store.aliases.c.normalized == bindparam(f"{kind}_name"))
+        .scalar_subquery()
+    )
+    return root_by_name
+
+
+@cache
+def _claims_statement(shape: tuple[Any, ...]) -> Select[Any]:
+    subject_kind, has_predicate, object_kind, time_mode, all_versions = shape
+    statement = (
+        select(
+            _c.c.id, _c.c.scope, _c.c.subject_id, _subject.c.name.label("subject_name"), _c.c.predicate,
+            _c.c.object_id, _object.c.name.label("object_name"), _c.c.value, _c.c.datatype, _c.c.qualifiers,
+            _v.c.id.label("version_id"), _v.c.status, _v.c.confidence, _v.c.valid_from, _v.c.valid_until,
+            _v.c.valid_from_precision, _v.c.valid_until_precision, _v.c.recorded_at, _v.c.invalidated_at,
+            _v.c.cause, _v.c.reason, _v.c.actor,
+        )
+        .join(_v, _v.c.claim_id == _c.c.id)
+        .join(_subject, _subject.c.id == _c.c.subject_id)
+        .outerjoin(_object, _object.c.id == _c.c.object_id)
+        .where(_c.c.scope == bindparam("scope"))
+    )
+    for kind, column in (("subject", _c.c.subject_id), ("object", _c.c.object_id)):
+        mode = subject_kind if kind == "subject" else object_kind
+        if mode is None:
+            continue
+        root = _root_by_name(kind) if mode == "name" else bindparam(f"{kind}_id")
+        members = select(store.entities.c.id).where(
+            or_(store.entities.c.id == root, store.entities.c.merged_into == root))
+        statement = statement.where(column.in_(members))
+    if has_predicate:
+        statement = statement.where(_c.c.predicate == bindparam("predicate"))
+    if not all_versions:
+        known = bindparam("known_at", type_=UTCTime())
+        statement = statement.where(
+            _v.c.recorded_at <= known, or_(_v.c.invalidated_at.is_(None), _v.c.invalidated_at > known),
+            _v.c.status.in_(bindparam("statuses", expanding=True)),
+        )
+    if time_mode == "at":
+        at = bindparam("valid_at", type_=UTCTime())
+        statement = statement.where(
+            or_(_v.c.valid_from.is_(None), _v.c.valid_from <= at),
+            or_(_v.c.valid_until.is_(None), _v.c.valid_until > at),
+        )
+    elif time_mode == "during":
+        start, end = bindparam("during_start", type_=UTCTime()), bindparam("during_end", type_=UTCTime())
+        statement = statement.where(
+            or_(_v.c.valid_from.is_(None), _v.c.valid_from < end),
+            or_(_v.c.valid_until.is_(None), _v.c.valid_until > start),
+            or_(_v.c.valid_from.is_(None), _v.c.valid_until.is_(None), _v.c.valid_until > _v.c.valid_from),
+        )
+    order = (_v.c.recorded_at, _v.c.id) if all_versions else (_c.c.subject_id, _c.c.predicate, _v.c.valid_from, _c.c.id)
+    return statement.order_by(*order)
+
+
+def _mode(ref: int | str | None) -> str | None:
+    if ref is None:
+        return None
+    return "name" if isinstance(ref, str) else "id"
+
+
+def find_claims(connection: Connection, query: Filter, *, now: datetime) -> list[Claim]:
+    """Claims matching ``query``: each in the version the ledger held at ``known_at``."""
+    if query.during is not None:
+        time_mode = "during"
+    elif query.all_versions and query.valid_at is None:
+        time_mode = None
+    else:
+        time_mode = "at"
+    shape = (_mode(query.subject), query.predicate is not None, _mode(query.object), time_mode, query.all_versions)
+    known_at = query.known_at or now
+    params: dict[str, Any] = {"scope": query.scope, "known_at": known_at, "statuses": list(query.statuses)}
+    for kind, ref in (("subject", query.subject), ("object", query.object)):
+        if isinstance(ref, str):
+            params[f"{kind}_name"] = normalize_name(ref)
+        elif ref is not None:
+            params[f"{kind}_id"] = ref
+    if query.predicate is not None:
+        params["predicate"] = query.predicate
+    if time_mode == "at":
+        params["valid_at"] = query.valid_at or now
+    elif time_mode == "during" and query.during is not None:
+        params["during_start"], params["during_end"] = query.during
+    rows = connection.execute(_claims_statement(shape), params).mappings().all()
+    evidence = evidence_ids(connection, {row["id"] for row in rows}, known_at=known_at)
+    return [claim_record(row, evidence.get(row["id"], ())) for row in rows]
+
+
+def evidence_ids(connection: Connection, claim_ids: set[int], *, known_at: datetime) -> dict[int, tuple[EvidenceId, ...]]:
+    """claim id → ids of its evidence known at ``known_at``."""
+    found: dict[int, list[EvidenceId]] = {}
+    for chunk in store._chunks(sorted(claim_ids)):
+        for row in connection.execute(_EVIDENCE_IDS, {"ids": chunk, "known_at": known_at}):
+            found.setdefault(row[0], []).append(EvidenceId(row[1]))
+    return {claim_id: tuple(ids) for claim_id, ids in found.items()}
+
+
+_EVIDENCE_IDS = (
+    select(store.evidence.c.claim_id, store.evidence.c.id)
+    .where(store.evidence.c.claim_id.in_(bindparam("ids", expanding=True)),
+           store.evidence.c.recorded_at <= bindparam("known_at", type_=UTCTime()))
+    .order_by(store.evidence.c.claim_id, store.evidence.c.id)
+)
+
+
+def claim_record(row: Mapping[str, Any], evidence: Sequence[EvidenceId] = ()) -> Claim:
+    """A Claim record from a joined claims + versions row."""
+    return Claim(
+        id=ClaimId(row["id"]), scope=row["scope"], subject_id=EntityId(row["subject_id"]),
+        subject=row["subject_name"], predicate=row["predicate"],
+        object_id=None if row["object_id"] is None else EntityId(row["object_id"]), object=row["object_name"],
+        value=decode_value(row["value"], row["datatype"]), datatype=row["datatype"],
+        qualifiers=json.loads(row["qualifiers"]), status=row["status"], confidence=row["confidence"],
+        valid_from=row["valid_from"], valid_until=row["valid_until"],
+        valid_from_precision=row["valid_from_precision"], valid_until_precision=row["valid_until_precision"],
+        recorded_at=row["recorded_at"], invalidated_at=row["invalidated_at"], version_id=row["version_id"],
+        cause=row["cause"], reason=row["reason"], actor=row["actor"], evidence_ids=tuple(evidence),
+    )
+
+
+@cache
+def _versions_statement() -> Select[Any]:
+    base = _claims_statement((None, False, None, None, True))
+    return base.where(_c.c.id.in_(bindparam("ids", expanding=True)))
+
+
+def claim_versions(connection: Connection, claim_ids: Sequence[int], scope: str) -> list[Claim]:
+    """Every version of these claims, oldest first, with the evidence known at each version."""
+    rows = connection.execute(_versions_statement(), {"scope": scope, "ids": list(claim_ids)}).mappings().all()
+    evidence = evidence_rows(connection, claim_ids, known_at=None)
+    result = []
+    for row in rows:
+        known = [e.id for e in evidence if e.claim_id == row["id"] and e.recorded_at <= row["recorded_at"]]
+        result.append(claim_record(row, known))
+    return result
+
+
+def evidence_rows(connection: Connection, claim_ids: Sequence[int], *, known_at: datetime | None) -> list[Evidence]:
+    """Evidence of these claims known at ``known_at`` (all when None)."""
+    if not claim_ids:
+        return []
+    rows = queries.run(connection, "evidence_for_claims", ids=list(claim_ids),
+                       known_at=known_at or _END_OF_TIME).mappings()
+    return [Evidence(
+        id=EvidenceId(r["id"]), claim_id=ClaimId(r["claim_id"]), source_id=SourceId(r["source_id"]),
+        relation=r["relation"], excerpt=r["excerpt"], locator=r["locator"], page=r["page"],
+        recorded_at=r["recorded_at"], anchor_method=r["anchor_method"], anchor_score=r["anchor_score"],
+        stale_at=r["stale_at"],
+    ) for r in rows]
+
+
+def claim_links(connection: Connection, claim_ids: Sequence[int], *, known_at: datetime | None = None) -> list[Link]:
+    """Links touching these claims."""
+    if not claim_ids:
+        return []
+    rows = queries.run(connection, "links_for_claims", ids=list(claim_ids), known_at=known_at or _END_OF_TIME)
+    return [Link(kind=r.kind, from_claim_id=ClaimId(r.from_claim_id), to_claim_id=ClaimId(r.to_claim_id),
+                 recorded_at=r.recorded_at, reason=r.reason) for r in rows]
+
+
+def source_record(connection: Connection, row: Mapping[str, Any], *, created: bool = False) -> Source:
+    """A Source record from a sources row."""
+    meta = row["meta"] or {}
+    return Source(
+        id=SourceId(row["id"]), scope=row["scope"], kind=row["kind"], uri=row["uri"], title=row["title"],
+        content_hash=row["content_hash"], trust=row["trust"], recorded_at=row["recorded_at"],
+        author=row["author"], publisher=row["publisher"], published_at=row["published_at"],
+        retrieved_at=row["retrieved_at"],
+        revision_of=None if row["revision_of"] is None else SourceId(row["revision_of"]),
+        passage_count=store.passage_count(connection, row["id"]),
+        pages_without_text=tuple(meta.get("pages_without_text", ())), created=created, text=row["text"],
+    )
+
+
+_END_OF_TIME = datetime(9999, 12, 31, tzinfo=UTC)

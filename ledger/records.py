@@ -1,0 +1,184 @@
+"""Records the API returns: frozen values, detached from any database session."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal, NewType
+
+EntityId = NewType("EntityId", int)
+SourceId = NewType("SourceId", int)
+ClaimId = NewType("ClaimId", int)
+EvidenceId = NewType("EvidenceId", int)
+
+Status = Literal["reported", "confirmed", "disputed", "retracted", "superseded"]
+STATUSES: tuple[Status, ...] = ("reported", "confirmed", "disputed", "retracted", "superseded")
+#: Statuses the current and as-of views show; retracted claims only appear in audits.
+VISIBLE_STATUSES: tuple[Status, ...] = ("reported", "confirmed", "disputed", "superseded")
+Relation = Literal["supports", "contradicts"]
+Trust = Literal["trusted", "untrusted"]
+
+
+@dataclass(frozen=True, slots=True)
+class Entity:
+    """A person, organization, place or other thing, with the names it is known by."""
+
+    id: EntityId
+    scope: str
+    name: str
+    kind: str | None
+    aliases: tuple[str, ...] = ()
+    merged_into: EntityId | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """A stored document: where it came from, its hash, trust and extracted text."""
+
+    id: SourceId
+    scope: str
+    kind: str
+    uri: str | None
+    title: str | None
+    content_hash: str
+    trust: Trust
+    recorded_at: datetime
+    author: str | None = None
+    publisher: str | None = None
+    published_at: datetime | None = None
+    retrieved_at: datetime | None = None
+    revision_of: SourceId | None = None
+    passage_count: int = 0
+    pages_without_text: tuple[int, ...] = ()
+    #: True when this call stored it; False when the same bytes were already there.
+    created: bool = True
+    text: str = field(default="", repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """A located quote from a source, ready to be attached to a claim as evidence.
+
+    ``cite()`` makes one after checking that the quote occurs in the source; the evidence
+    row is written when a claim (or a confirm/dispute call) uses it.
+    """
+
+    source_id: SourceId
+    scope: str
+    relation: Relation
+    excerpt: str
+    char_start: int
+    char_end: int
+    locator: dict[str, Any]
+    page: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """A stored excerpt supporting or contradicting one claim."""
+
+    id: EvidenceId
+    claim_id: ClaimId
+    source_id: SourceId
+    relation: Relation
+    excerpt: str
+    locator: dict[str, Any]
+    page: int | None
+    recorded_at: datetime
+    anchor_method: str
+    anchor_score: float
+    stale_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A claim as seen at one point in system time (its version then)."""
+
+    id: ClaimId
+    scope: str
+    subject_id: EntityId
+    subject: str
+    predicate: str
+    object_id: EntityId | None
+    object: str | None
+    value: Any
+    datatype: str | None
+    qualifiers: dict[str, Any]
+    status: Status
+    confidence: float
+    valid_from: datetime | None
+    valid_until: datetime | None
+    valid_from_precision: str | None
+    valid_until_precision: str | None
+    recorded_at: datetime
+    invalidated_at: datetime | None
+    version_id: int
+    cause: str | None
+    reason: str | None
+    actor: str | None
+    evidence_ids: tuple[EvidenceId, ...] = ()
+
+    @property
+    def disputed(self) -> bool:
+        """Whether the claim is flagged as disputed in this version."""
+        return self.status == "disputed"
+
+    @property
+    def never_valid(self) -> bool:
+        """True for a claim superseded as a whole: its valid interval is empty."""
+        return self.valid_from is not None and self.valid_from == self.valid_until
+
+    @property
+    def object_label(self) -> str:
+        """The object's name or the value, as text."""
+        return self.object if self.object is not None else str(self.value)
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A typed edge between claims: supersedes, contradicts or derived_from."""
+
+    kind: str
+    from_claim_id: ClaimId
+    to_claim_id: ClaimId
+    recorded_at: datetime
+    reason: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Audit:
+    """A claim with every version it went through and the links that explain them."""
+
+    claim: Claim
+    versions: tuple[Claim, ...]
+    links: tuple[Link, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class EvidenceTrail:
+    """One piece of evidence with the source it came from, for ``explain``."""
+
+    evidence: Evidence
+    source: Source
+
+
+@dataclass(frozen=True, slots=True)
+class Explanation:
+    """Why the ledger holds a claim: its versions, links and evidence down to the excerpt."""
+
+    claim: Claim
+    versions: tuple[Claim, ...]
+    links: tuple[Link, ...]
+    evidence: tuple[EvidenceTrail, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PredicateInfo:
+    """A declared (or default) predicate."""
+
+    name: str
+    cardinality: Literal["one", "many"]
+    object_kind: Literal["entity", "value"]
+    datatype: str | None = None
+    inverse: str | None = None
+    description: str | None = None

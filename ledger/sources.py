@@ -1,0 +1,116 @@
+"""Sources and citations: store a document draft, and locate a quote in a stored source."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection
+
+from ledger import store
+from ledger.errors import InvalidInput, NotFound
+from ledger.ingest.base import SourceDraft, content_hash, paragraph_passages
+from ledger.locator import build_locator, page_ranges
+from ledger.records import Citation, Relation, SourceId, Trust
+from ledger.timeline import TimeInput, optional_time
+
+MAX_TEXT_CHARS = 100 * 2**20
+SOURCE_KINDS = ("pdf", "web", "text", "conversation")
+RELATIONS = ("supports", "contradicts")
+
+
+def quarantine_scope(scope: str, trust: str) -> str:
+    """Untrusted sources live in ``quarantine:<scope>`` until promoted."""
+    if trust not in ("trusted", "untrusted"):
+        raise InvalidInput(f"trust must be 'trusted' or 'untrusted'; got {trust!r}")
+    if trust == "untrusted" and not scope.startswith("quarantine:"):
+        return f"quarantine:{scope}"
+    return scope
+
+
+def text_draft(
+    text: str, *, kind: str = "text", uri: str | None = None, title: str | None = None,
+    author: str | None = None, publisher: str | None = None, published_at: TimeInput | None = None,
+    retrieved_at: TimeInput | None = None,
+) -> SourceDraft:
+    """A draft for a plain-text source; passages are its paragraphs."""
+    if not isinstance(text, str):
+        raise InvalidInput(f"text must be a string, not {type(text).__name__}")
+    if not text.strip():
+        raise InvalidInput("the source text is empty; a source needs the text its evidence quotes")
+    if "\x00" in text:
+        raise InvalidInput("the source text contains NUL bytes; remove them before adding the source")
+    if len(text) > MAX_TEXT_CHARS:
+        raise InvalidInput(f"the source text has {len(text)} characters; the limit is {MAX_TEXT_CHARS}")
+    if kind not in SOURCE_KINDS:
+        raise InvalidInput(f"source kind must be one of {SOURCE_KINDS}; got {kind!r}")
+    published = optional_time(published_at, what="published_at")
+    retrieved = optional_time(retrieved_at, what="retrieved_at")
+    return SourceDraft(
+        kind=kind,  # type: ignore[arg-type]
+        text=text, content_hash=content_hash(text.encode("utf-8")), passages=paragraph_passages(text),
+        uri=uri, title=title, author=author, publisher=publisher,
+        published_at=published.at if published else None, retrieved_at=retrieved.at if retrieved else None,
+    )
+
+
+def store_draft(
+    connection: Connection, ids: store.Ids, draft: SourceDraft, *, scope: str, trust: Trust, now: datetime
+) -> tuple[Mapping[str, Any], bool]:
+    """Store a draft unless the same bytes are already there; returns (row, created)."""
+    existing = store.source_by_hash(connection, scope, draft.content_hash)
+    if existing is not None:
+        return existing, False
+    previous = store.latest_source_for_uri(connection, scope, draft.uri) if draft.uri else None
+    meta: dict[str, Any] = dict(draft.metadata)
+    if draft.pages_without_text:
+        meta["pages_without_text"] = list(draft.pages_without_text)
+    if draft.page_count is not None:
+        meta["page_count"] = draft.page_count
+    if draft.modified_at is not None:
+        meta["modified_at"] = draft.modified_at.isoformat()
+    row = {
+        "scope": scope, "kind": draft.kind, "uri": draft.uri, "title": draft.title, "author": draft.author,
+        "publisher": draft.publisher, "published_at": draft.published_at, "retrieved_at": draft.retrieved_at,
+        "content_hash": draft.content_hash, "text_hash": hashlib.sha256(draft.text.encode("utf-8")).hexdigest(),
+        "text": draft.text, "trust": trust, "revision_of": previous["id"] if previous else None,
+        "meta": meta or None, "recorded_at": now,
+    }
+    passage_rows = [
+        {"page": p.page, "bbox": list(p.bbox) if p.bbox else None, "char_start": p.char_start,
+         "char_end": p.char_end, "paragraph": p.paragraph}
+        for p in draft.passages
+    ]
+    source_id = store.insert_source(connection, ids, row, passage_rows)
+    return store.source_row(connection, source_id), True
+
+
+def cite(
+    connection: Connection, source_id: SourceId, quote: str, *, relation: Relation, prefix: str | None,
+    suffix: str | None, page: int | None, scope: str | None,
+) -> Citation:
+    """Locate ``quote`` in a stored source and return a citation with its W3C locator."""
+    from ledger.evidence import locate_quote  # the matcher's tables load on first use
+
+    if relation not in RELATIONS:
+        raise InvalidInput(f"relation must be 'supports' or 'contradicts'; got {relation!r}")
+    if not isinstance(quote, str):
+        raise InvalidInput(f"quote must be a string, not {type(quote).__name__}")
+    row = store.source_row(connection, source_id)
+    if scope is not None and row["scope"] != scope:
+        raise NotFound(f"source {source_id} does not exist in scope {scope!r}")
+    passages = store.source_passages(connection, source_id)
+    within = None
+    if page is not None:
+        within = page_ranges(passages, page)
+        if not within:
+            raise InvalidInput(f"source {source_id} has no page {page}")
+    anchor = locate_quote(row["text"], quote, prefix=prefix, suffix=suffix, within=within)
+    locator, found_page = build_locator(row["text"], anchor.start, anchor.end, passages)
+    return Citation(
+        source_id=SourceId(row["id"]), scope=row["scope"], relation=relation,
+        excerpt=row["text"][anchor.start:anchor.end], char_start=anchor.start, char_end=anchor.end,
+        locator=locator, page=found_page,
+    )

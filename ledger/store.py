@@ -1,0 +1,377 @@
+"""Every write and id lookup, in SQLAlchemy Core on prebuilt statements.
+
+Functions here take an open Connection inside a transaction the caller (``db.run_write`` or
+``db.read_transaction``) owns; none of them commits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, Table, bindparam, func, insert, or_, select, tuple_, update
+
+from ledger import model
+from ledger.entities import normalize_name
+from ledger.errors import AliasConflict, Conflict, NotFound
+from ledger.records import EntityId, SourceId
+
+entities: Table = model.Entity.__table__  # type: ignore[assignment]
+aliases: Table = model.Alias.__table__  # type: ignore[assignment]
+sources: Table = model.Source.__table__  # type: ignore[assignment]
+passages: Table = model.Passage.__table__  # type: ignore[assignment]
+claims: Table = model.Claim.__table__  # type: ignore[assignment]
+versions: Table = model.ClaimVersion.__table__  # type: ignore[assignment]
+evidence: Table = model.Evidence.__table__  # type: ignore[assignment]
+links: Table = model.ClaimLink.__table__  # type: ignore[assignment]
+predicates: Table = model.Predicate.__table__  # type: ignore[assignment]
+clock: Table = model.ClockState.__table__  # type: ignore[assignment]
+
+CHUNK = 500  # rows per IN (...) list; stays under SQLite's and psycopg's parameter limits
+
+# ---------------------------------------------------------------- clock and ids
+
+_READ_CLOCK = select(clock.c.last_recorded_at).where(clock.c.id == 1)
+_READ_CLOCK_LOCKED = _READ_CLOCK.with_for_update()
+_ADVANCE_CLOCK = update(clock).where(clock.c.id == 1).values(last_recorded_at=bindparam("now"))
+
+
+def last_recorded(connection: Connection) -> datetime | None:
+    """The last system time written; on PostgreSQL this also locks out other writers."""
+    statement = _READ_CLOCK if connection.dialect.name == "sqlite" else _READ_CLOCK_LOCKED
+    value: datetime | None = connection.execute(statement).scalar_one()
+    return value
+
+
+def advance_clock(connection: Connection, now: datetime) -> None:
+    """Record ``now`` as the last system time written."""
+    connection.execute(_ADVANCE_CLOCK, {"now": now})
+
+
+class Ids:
+    """Hands out primary keys under the write lock, so batches insert with executemany."""
+
+    def __init__(self, connection: Connection) -> None:
+        self._connection = connection
+        self._next: dict[str, int] = {}
+
+    def take(self, table: Table, count: int = 1) -> int:
+        """Reserve ``count`` consecutive ids of ``table``; returns the first."""
+        name = table.name
+        if name not in self._next:
+            current = self._connection.execute(select(func.max(table.c.id))).scalar_one()
+            self._next[name] = (current or 0) + 1
+        first = self._next[name]
+        self._next[name] = first + count
+        return first
+
+
+def insert_rows(connection: Connection, table: Table, rows: Sequence[Mapping[str, Any]]) -> None:
+    """executemany-insert plain dict rows (no ORM objects)."""
+    if rows:
+        connection.execute(insert(table), list(rows))
+
+
+# ---------------------------------------------------------------- entities
+
+def root_entity_ids(connection: Connection, names: Iterable[str], scope: str) -> dict[str, EntityId]:
+    """Map normalized names to the entity they resolve to (following merges)."""
+    wanted = sorted(set(names))
+    found: dict[str, EntityId] = {}
+    for chunk in _chunks(wanted):
+        rows = connection.execute(
+            select(aliases.c.normalized, func.coalesce(entities.c.merged_into, entities.c.id))
+            .join(entities, entities.c.id == aliases.c.entity_id)
+            .where(aliases.c.scope == scope, aliases.c.normalized.in_(chunk))
+        )
+        found.update({normalized: EntityId(root) for normalized, root in rows})
+    return found
+
+
+def create_entity(
+    connection: Connection, ids: Ids, *, scope: str, name: str, kind: str | None, now: datetime
+) -> EntityId:
+    """Insert an entity and its name as its first alias."""
+    entity_id = ids.take(entities)
+    connection.execute(
+        insert(entities),
+        {"id": entity_id, "scope": scope, "kind": kind, "name": name, "created_at": now},
+    )
+    add_aliases(connection, ids, EntityId(entity_id), [name], scope=scope, now=now)
+    return EntityId(entity_id)
+
+
+def add_aliases(
+    connection: Connection, ids: Ids, entity_id: EntityId, names: Iterable[str], *, scope: str,
+    now: datetime, language: str | None = None,
+) -> None:
+    """Add aliases to an entity; an alias naming another entity raises AliasConflict."""
+    wanted = {normalize_name(name): name for name in names}
+    taken = {
+        normalized: owner
+        for normalized, owner in connection.execute(
+            select(aliases.c.normalized, func.coalesce(entities.c.merged_into, entities.c.id))
+            .join(entities, entities.c.id == aliases.c.entity_id)
+            .where(aliases.c.scope == scope, aliases.c.normalized.in_(list(wanted)))
+        )
+    }
+    rows = []
+    for normalized, name in wanted.items():
+        owner = taken.get(normalized)
+        if owner is None:
+            rows.append({"id": ids.take(aliases), "entity_id": entity_id, "scope": scope, "alias": name,
+                         "normalized": normalized, "language": language, "recorded_at": now})
+        elif owner != entity_id:
+            raise AliasConflict(
+                f"alias {name!r} already names entity {owner} in scope {scope!r}; "
+                f"merge the two entities with merge_entities() if they are the same"
+            )
+    insert_rows(connection, aliases, rows)
+
+
+_ENTITY = select(entities).where(entities.c.id == bindparam("id"))
+_ENTITY_ALIASES = select(aliases.c.alias).where(aliases.c.entity_id.in_(bindparam("ids", expanding=True))) \
+    .order_by(aliases.c.id)
+_MERGED = select(entities.c.id).where(or_(entities.c.id == bindparam("root"),
+                                          entities.c.merged_into == bindparam("root")))
+
+
+def entity_row(connection: Connection, entity_id: int) -> Mapping[str, Any]:
+    """The entity row, or NotFound."""
+    row = connection.execute(_ENTITY, {"id": entity_id}).mappings().first()
+    if row is None:
+        raise NotFound(f"entity {entity_id} does not exist")
+    return row
+
+
+def entity_aliases(connection: Connection, entity_ids: Sequence[int]) -> tuple[str, ...]:
+    """Every alias of the given entities, oldest first."""
+    return tuple(connection.execute(_ENTITY_ALIASES, {"ids": list(entity_ids)}).scalars())
+
+
+def merged_ids(connection: Connection, root: int) -> list[int]:
+    """The entity and every entity merged into it."""
+    return list(connection.execute(_MERGED, {"root": root}).scalars())
+
+
+def merge_entities(connection: Connection, keep: int, other: int, now: datetime) -> None:
+    """Point ``other`` (and whatever was merged into it) at ``keep``; no claim row changes."""
+    if keep == other:
+        raise Conflict(f"cannot merge entity {keep} into itself")
+    connection.execute(
+        update(entities).where(or_(entities.c.id == other, entities.c.merged_into == other))
+        .values(merged_into=keep, merged_at=now)
+    )
+
+
+# ---------------------------------------------------------------- sources
+
+_SOURCE_BY_HASH = select(sources).where(sources.c.scope == bindparam("scope"),
+                                        sources.c.content_hash == bindparam("hash"))
+_SOURCE = select(sources).where(sources.c.id == bindparam("id"))
+_LATEST_BY_URI = (
+    select(sources).where(sources.c.scope == bindparam("scope"), sources.c.uri == bindparam("uri"))
+    .order_by(sources.c.id.desc()).limit(1)
+)
+_PASSAGE_COUNT = select(func.count()).select_from(passages).where(passages.c.source_id == bindparam("id"))
+
+
+def source_by_hash(connection: Connection, scope: str, content_hash: str) -> Mapping[str, Any] | None:
+    """The source with these original bytes in this scope, if stored."""
+    return connection.execute(_SOURCE_BY_HASH, {"scope": scope, "hash": content_hash}).mappings().first()
+
+
+def latest_source_for_uri(connection: Connection, scope: str, uri: str) -> Mapping[str, Any] | None:
+    """The newest revision stored under ``uri`` in this scope."""
+    return connection.execute(_LATEST_BY_URI, {"scope": scope, "uri": uri}).mappings().first()
+
+
+def source_row(connection: Connection, source_id: int) -> Mapping[str, Any]:
+    """The source row, or NotFound."""
+    row = connection.execute(_SOURCE, {"id": source_id}).mappings().first()
+    if row is None:
+        raise NotFound(f"source {source_id} does not exist")
+    return row
+
+
+def passage_count(connection: Connection, source_id: int) -> int:
+    """How many passages a source has."""
+    return int(connection.execute(_PASSAGE_COUNT, {"id": source_id}).scalar_one())
+
+
+def insert_source(
+    connection: Connection, ids: Ids, row: Mapping[str, Any], passage_rows: Sequence[Mapping[str, Any]]
+) -> SourceId:
+    """Insert a source and its passages; returns the new id."""
+    source_id = ids.take(sources)
+    connection.execute(insert(sources), {**row, "id": source_id})
+    if passage_rows:
+        first = ids.take(passages, len(passage_rows))
+        insert_rows(connection, passages, [
+            {**p, "id": first + n, "source_id": source_id, "ordinal": n} for n, p in enumerate(passage_rows)
+        ])
+    return SourceId(source_id)
+
+
+_PASSAGES_FOR = (
+    select(passages.c.page, passages.c.bbox, passages.c.char_start, passages.c.char_end, passages.c.paragraph)
+    .where(passages.c.source_id == bindparam("id"))
+    .order_by(passages.c.ordinal)
+)
+
+
+def source_passages(connection: Connection, source_id: int) -> list[Mapping[str, Any]]:
+    """A source's passages in order."""
+    return list(connection.execute(_PASSAGES_FOR, {"id": source_id}).mappings())
+
+
+_SOURCE_FACTS = select(
+    sources.c.id, sources.c.scope, sources.c.revision_of, sources.c.publisher, sources.c.text_hash,
+    sources.c.trust,
+).where(sources.c.id.in_(bindparam("ids", expanding=True)))
+
+
+def source_facts(connection: Connection, source_ids: Iterable[int]) -> dict[int, Mapping[str, Any]]:
+    """id → (scope, revision_of, publisher, text_hash, trust), following revisions to their roots."""
+    facts: dict[int, Mapping[str, Any]] = {}
+    pending = set(source_ids)
+    while pending:
+        batch = sorted(pending)
+        pending.clear()
+        for chunk in _chunks(batch):
+            for row in connection.execute(_SOURCE_FACTS, {"ids": chunk}).mappings():
+                facts[row["id"]] = row
+                parent = row["revision_of"]
+                if parent is not None and parent not in facts:
+                    pending.add(parent)
+    return facts
+
+
+def family_of(facts: Mapping[int, Mapping[str, Any]], source_id: int) -> int:
+    """The first revision of a source: revisions of one document count as one source."""
+    seen = set()
+    while (parent := facts[source_id]["revision_of"]) is not None and source_id not in seen:
+        seen.add(source_id)
+        source_id = parent
+    return source_id
+
+
+def independence_keys(facts: Mapping[int, Mapping[str, Any]], source_id: int) -> frozenset[str]:
+    """Keys two sources share when they are not independent (same document or same text and publisher)."""
+    row = facts[source_id]
+    keys = {f"family:{family_of(facts, source_id)}"}
+    if row["publisher"]:
+        keys.add(f"text:{row['publisher']}|{row['text_hash']}")
+    return frozenset(keys)
+
+
+def count_independent(key_sets: Iterable[frozenset[str]]) -> int:
+    """How many mutually independent sources a set of sources amounts to."""
+    groups: list[set[str]] = []
+    for keys in key_sets:
+        joined = [g for g in groups if g & keys]
+        merged = set(keys).union(*joined)
+        groups = [g for g in groups if not g & keys] + [merged]
+    return len(groups)
+
+
+_SOURCE_TEXTS = select(sources.c.id, sources.c.text).where(sources.c.id.in_(bindparam("ids", expanding=True)))
+
+
+def source_texts(connection: Connection, source_ids: Iterable[int]) -> dict[int, str]:
+    """The stored text of each source."""
+    texts: dict[int, str] = {}
+    for chunk in _chunks(sorted(set(source_ids))):
+        texts.update((i, t) for i, t in connection.execute(_SOURCE_TEXTS, {"ids": chunk}))
+    return texts
+
+
+# ---------------------------------------------------------------- claims
+
+_STANDING_COLUMNS = (
+    claims.c.id.label("claim_id"), claims.c.scope, claims.c.subject_id, claims.c.predicate, claims.c.object_id,
+    claims.c.value, claims.c.qualifiers,
+    versions.c.id.label("version_id"), versions.c.status, versions.c.confidence, versions.c.valid_from,
+    versions.c.valid_until, versions.c.valid_from_precision, versions.c.valid_until_precision,
+    versions.c.reason, versions.c.actor, versions.c.cause,
+)
+
+
+def standing_claims(
+    connection: Connection, keys: Iterable[tuple[str, int, str]], claim_ids: Iterable[int] = ()
+) -> list[Mapping[str, Any]]:
+    """Current, non-retracted versions of claims with these (scope, subject, predicate) keys
+    or these ids."""
+    rows: list[Mapping[str, Any]] = []
+    base = select(*_STANDING_COLUMNS).join(versions, versions.c.claim_id == claims.c.id).where(
+        versions.c.invalidated_at.is_(None), versions.c.status != "retracted"
+    )
+    for chunk in _chunks(sorted(set(keys))):
+        rows.extend(connection.execute(
+            base.where(tuple_(claims.c.scope, claims.c.subject_id, claims.c.predicate).in_(chunk))
+        ).mappings())
+    seen = {row["claim_id"] for row in rows}
+    for chunk in _chunks(sorted(set(claim_ids) - seen)):
+        rows.extend(connection.execute(base.where(claims.c.id.in_(chunk))).mappings())
+    return rows
+
+
+_SUPPORT_SOURCES = (
+    select(evidence.c.claim_id, evidence.c.source_id)
+    .where(evidence.c.claim_id.in_(bindparam("ids", expanding=True)), evidence.c.relation == "supports")
+    .distinct()
+)
+
+
+def supporting_sources(connection: Connection, claim_ids: Iterable[int]) -> dict[int, set[int]]:
+    """claim id → ids of the sources of its supporting evidence."""
+    found: dict[int, set[int]] = {}
+    for chunk in _chunks(sorted(set(claim_ids))):
+        for claim_id, source_id in connection.execute(_SUPPORT_SOURCES, {"ids": chunk}):
+            found.setdefault(claim_id, set()).add(source_id)
+    return found
+
+
+_INVALIDATE = (
+    update(versions)
+    .where(versions.c.id == bindparam("version_id"), versions.c.invalidated_at.is_(None))
+    .values(invalidated_at=bindparam("now"))
+)
+
+
+def invalidate_versions(connection: Connection, version_ids: Sequence[int], now: datetime) -> None:
+    """Close the system-time interval of these versions at ``now``."""
+    if version_ids:
+        connection.execute(_INVALIDATE, [{"version_id": v, "now": now} for v in version_ids])
+
+
+_CURRENT_VERSION = (
+    select(versions, claims.c.scope)
+    .join(claims, claims.c.id == versions.c.claim_id)
+    .where(versions.c.claim_id == bindparam("id"), versions.c.invalidated_at.is_(None))
+)
+
+
+def current_version(connection: Connection, claim_id: int) -> Mapping[str, Any]:
+    """The current version row of a claim (with its scope), or NotFound."""
+    row = connection.execute(_CURRENT_VERSION, {"id": claim_id}).mappings().first()
+    if row is None:
+        raise NotFound(f"claim {claim_id} does not exist")
+    return row
+
+
+_PREDICATES = select(predicates).where(predicates.c.name.in_(bindparam("names", expanding=True)))
+
+
+def predicate_rows(connection: Connection, names: Iterable[str]) -> dict[str, Mapping[str, Any]]:
+    """Declared predicates by name."""
+    wanted = sorted(set(names))
+    if not wanted:
+        return {}
+    return {row["name"]: row for row in connection.execute(_PREDICATES, {"names": wanted}).mappings()}
+
+
+def _chunks(items: Sequence[Any], size: int = CHUNK) -> Iterable[list[Any]]:
+    for start in range(0, len(items), size):
+        yield list(items[start:start + size])
