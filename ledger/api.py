@@ -12,7 +12,7 @@ from typing import Any, Literal, TypeVar
 
 from sqlalchemy import Connection, Engine, insert, select, update
 
-from ledger import assertions, db, migrate, reads, sources, store
+from ledger import assertions, db, reads, sources, store
 from ledger.assertions import ClaimDraft, EntityRef, check_scope
 from ledger.entities import check_name, normalize_name
 from ledger.errors import Conflict, InvalidInput, NotFound, StoreError
@@ -56,6 +56,8 @@ class Ledger:
                 ``$LEDGER_URL`` or else ``./ledger.db``.
             clock: a zero-argument callable returning an aware datetime, used for all system time.
         """
+        from ledger import migrate  # alembic loads only when a database is opened
+
         engine = db.make_engine(db.resolve_url(url_or_path))
         try:
             migrate.upgrade(engine)

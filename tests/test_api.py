@@ -1,0 +1,223 @@
+"""The facade's contract: entities, sources, refusals that leave nothing behind, scopes."""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, inspect, text
+
+import ledger as ledger_package
+from ledger import (
+    AliasConflict,
+    ClaimDraft,
+    ClockError,
+    Conflict,
+    InvalidInput,
+    InvalidTime,
+    Ledger,
+    LedgerError,
+    MissingEvidence,
+    NotFound,
+    QuoteNotFound,
+    ScopeMismatch,
+)
+
+
+def snapshot(ledger: Ledger) -> dict[str, list[tuple[object, ...]]]:
+    """Every row of every table, to prove a failed call wrote nothing."""
+    engine = create_engine(ledger.url)
+    with engine.connect() as connection:
+        tables = sorted(inspect(connection).get_table_names())
+        dump = {t: [tuple(r) for r in connection.execute(text(f'SELECT * FROM "{t}" ORDER BY 1'))] for t in tables}
+    engine.dispose()
+    return dump
+
+
+def test_entity_is_get_or_create_by_normalized_alias(ledger: Ledger) -> None:
+    lodz = ledger.entity("Łódź", kind="place", aliases=["Lodz", "Litzmannstadt"])
+    assert ledger.entity("  ŁÓDŹ ") == lodz
+    assert ledger.resolve("lodz") == lodz
+    assert ledger.resolve("LITZMANNSTADT").id == lodz.id  # type: ignore[union-attr]
+    assert ledger.resolve("Łódź Kaliska") is None
+    assert set(lodz.aliases) == {"Łódź", "Litzmannstadt"}  # "Lodz" folds to the same form as "Łódź"
+
+
+def test_alias_conflicts_and_kind_conflicts_are_refused(ledger: Ledger) -> None:
+    ledger.entity("Paris", kind="place")
+    ledger.entity("Paris Hilton", kind="person")
+    with pytest.raises(AliasConflict, match="merge_entities"):
+        ledger.add_alias("Paris Hilton", "Paris")
+    with pytest.raises(Conflict, match="a place, not a person"):
+        ledger.entity("Paris", kind="person")
+
+
+def test_merge_keeps_history_and_reads_follow_the_merge(ledger: Ledger, clock) -> None:
+    doc = ledger.add_source(text="IBM was founded in 1911. International Business Machines is based in Armonk.")
+    ibm = ledger.entity("IBM", kind="organization")
+    long_name = ledger.entity("International Business Machines", kind="organization")
+    founded = ledger.assert_claim(ibm, "founded", value=1911, evidence=[ledger.cite(doc, "founded in 1911")])
+    based = ledger.assert_claim(long_name, "headquarters", "Armonk", evidence=[ledger.cite(doc, "based in Armonk")])
+    clock.tick()
+    merged = ledger.merge_entities(ibm, long_name)
+    assert merged.id == ibm.id
+    assert ledger.resolve("International Business Machines").id == ibm.id  # type: ignore[union-attr]
+    assert {c.id for c in ledger.claims(ibm)} == {founded.id, based.id}
+    assert [c.subject for c in ledger.claims("IBM", "headquarters")] == ["International Business Machines"]
+    assert ledger.get_entity(long_name.id).merged_into == ibm.id
+
+
+def test_add_source_is_idempotent_by_content_hash(ledger: Ledger) -> None:
+    first = ledger.add_source(text="Same bytes.", uri="a")
+    again = ledger.add_source(text="Same bytes.", uri="b")
+    assert again.id == first.id and first.created and not again.created
+    assert len(first.content_hash) == 64
+
+
+def test_untrusted_sources_go_to_quarantine(ledger: Ledger) -> None:
+    rumour = ledger.add_source(text="The moon is made of cheese.", trust="untrusted")
+    assert rumour.scope == "quarantine:default"
+    with pytest.raises(ScopeMismatch, match="quarantine:default"):
+        ledger.assert_claim("moon", "made of", value="cheese", evidence=[ledger.cite(rumour, "cheese")])
+    held = ledger.assert_claim("moon", "made of", value="cheese", evidence=[ledger.cite(rumour, "cheese")],
+                               scope="quarantine:default")
+    assert held.confidence == pytest.approx(0.2)
+    assert ledger.claims("moon") == []
+
+
+def test_cite_refuses_a_quote_that_is_not_in_the_source(ledger: Ledger) -> None:
+    doc = ledger.add_source(text="The river is 300 km long.")
+    with pytest.raises(QuoteNotFound):
+        ledger.cite(doc, "The river is 400 km long")
+    with pytest.raises(NotFound):
+        ledger.cite(999, "anything")
+
+
+BAD_CLAIMS = [
+    (dict(evidence=[]), MissingEvidence, "no supporting evidence"),
+    (dict(valid_from="2026-05-01", valid_until="2026-05-01"), InvalidTime, "must be later than"),
+    (dict(valid_from="2026-05-01", valid_until="2026-01-01"), InvalidTime, "must be later than"),
+    (dict(confidence=1.5), InvalidInput, r"\[0, 1\]"),
+    (dict(confidence=-0.1), InvalidInput, r"\[0, 1\]"),
+    (dict(confidence=math.nan), InvalidInput, r"\[0, 1\]"),
+    (dict(status="certain"), InvalidInput, "cannot be asserted"),
+    (dict(status="retracted"), InvalidInput, "retract"),
+    (dict(valid_from="last tuesday"), InvalidTime, "ISO"),
+    (dict(valid_from="2026-13"), InvalidTime, "out of range"),
+    (dict(value=math.inf), InvalidInput, "finite"),
+    (dict(qualifiers={"a": math.nan}), InvalidInput, "finite"),
+    (dict(subject="   "), InvalidInput, "empty"),
+    (dict(predicate=""), InvalidInput, "predicate"),
+    (dict(supersedes=12345), NotFound, "12345"),
+]
+
+
+@pytest.mark.parametrize(("change", "error", "message"), BAD_CLAIMS)
+def test_bad_claims_are_refused_and_write_nothing(ledger: Ledger, change, error, message) -> None:
+    doc = ledger.add_source(text="Water boils at 100 degrees Celsius at sea level.")
+    ledger.assert_claim("water", "boiling point", value="100 °C", evidence=[ledger.cite(doc, "100 degrees Celsius")])
+    before = snapshot(ledger)
+    arguments = dict(subject="water", predicate="freezing point", value="0 °C",
+                     evidence=[ledger.cite(doc, "Water boils")])
+    arguments.update(change)
+    with pytest.raises(error, match=message):
+        ledger.assert_claim(**arguments)
+    assert snapshot(ledger) == before
+
+
+def test_evidence_from_another_scope_is_refused(ledger: Ledger) -> None:
+    theirs = ledger.add_source(text="Project X ships in May.", scope="team-b")
+    before = snapshot(ledger)
+    with pytest.raises(ScopeMismatch, match="team-b"):
+        ledger.assert_claim("Project X", "ships", value="May", evidence=[ledger.cite(theirs, "May")], scope="team-a")
+    assert snapshot(ledger) == before
+
+
+def test_a_failing_batch_writes_nothing(ledger: Ledger) -> None:
+    doc = ledger.add_source(text="Alpha is 1. Beta is 2.")
+    before = snapshot(ledger)
+    good = ClaimDraft("alpha", "number", value=1, evidence=[ledger.cite(doc, "Alpha is 1")])
+    bad = ClaimDraft("beta", "number", value=2, evidence=[ledger.cite(doc, "Beta is 2")], confidence=7)
+    with pytest.raises(InvalidInput):
+        ledger.assert_claims([good, bad])
+    assert snapshot(ledger) == before
+    ids = ledger.assert_claims([good, {"subject": "beta", "predicate": "number", "value": 2,
+                                       "evidence": [ledger.cite(doc, "Beta is 2")]}])
+    assert len(ids) == 2 and [c.value for c in ledger.claims("beta")] == [2]
+
+
+def test_scopes_never_mix_on_any_read(ledger: Ledger) -> None:
+    for scope, city in (("alice", "Oslo"), ("bob", "Lima")):
+        doc = ledger.add_source(text=f"I live in {city}.", scope=scope)
+        ledger.entity("me", scope=scope)
+        ledger.assert_claim("me", "lives in", city, evidence=[ledger.cite(doc, city)], scope=scope)
+    assert [c.object for c in ledger.claims("me", scope="alice")] == ["Oslo"]
+    assert [c.object for c in ledger.claims(scope="bob")] == ["Lima"]
+    assert ledger.claims("me") == []  # the default scope holds nothing
+    assert [c.object for c in ledger.claims(object="Oslo", scope="bob")] == []
+    assert [len(h) for h in (ledger.history("me", "lives in", scope="alice"),)] == [1]
+    assert ledger.history("me", "lives in", scope="carol") == []
+    assert [a.claim.object for a in ledger.audit(scope="bob")] == ["Lima"]
+    assert ledger.resolve("Oslo", scope="bob") is None
+    alice_me = ledger.resolve("me", scope="alice")
+    with pytest.raises(ScopeMismatch):
+        doc = ledger.add_source(text="Bob likes tea.", scope="bob")
+        ledger.assert_claim(alice_me, "likes", value="tea", evidence=[ledger.cite(doc, "tea")], scope="bob")  # type: ignore[arg-type]
+
+
+def test_unknown_entities_and_predicates_give_empty_results(ledger: Ledger) -> None:
+    doc = ledger.add_source(text="Anna Kowalska is a chemist.")
+    ledger.assert_claim("Anna Kowalska", "occupation", value="chemist", evidence=[ledger.cite(doc, "chemist")])
+    assert ledger.claims("Anna Kowalsk") == []
+    assert ledger.claims("Anna Kowalska", "occupations") == []
+    assert ledger.history("Anna", "occupation") == []
+    assert ledger.claims(999_999) == []
+
+
+def test_the_clock_never_runs_backwards(ledger: Ledger, clock) -> None:
+    clock.set("2026-05-01")
+    ledger.add_source(text="first")
+    clock.set("2026-04-01")
+    with pytest.raises(ClockError, match="never runs backwards"):
+        ledger.add_source(text="second")
+
+
+def test_naive_datetimes_are_refused(ledger: Ledger) -> None:
+    from datetime import datetime
+
+    with pytest.raises(InvalidTime, match="no time zone"):
+        ledger.claims("x", valid_at=datetime(2026, 1, 1))
+
+
+def test_supersession_cycles_are_refused(ledger: Ledger, clock) -> None:
+    doc = ledger.add_source(text="A says 1. B says 2.")
+    ledger.define_predicate("n", cardinality="many", object_kind="value")
+    one = ledger.assert_claim("x", "n", value=1, evidence=[ledger.cite(doc, "A says 1")])
+    two = ledger.assert_claim("x", "n", value=2, evidence=[ledger.cite(doc, "B says 2")])
+    ledger.supersede(one, two)
+    with pytest.raises(Conflict, match="cycle"):
+        ledger.supersede(two, one)
+
+
+def test_every_error_is_a_ledger_error() -> None:
+    errors = [getattr(ledger_package, name) for name in ledger_package.__all__]
+    for error in errors:
+        if isinstance(error, type) and issubclass(error, Exception):
+            assert issubclass(error, LedgerError)
+
+
+def test_public_names_are_sorted_and_importable() -> None:
+    assert ledger_package.__all__ == sorted(ledger_package.__all__)
+    for name in ledger_package.__all__:
+        assert getattr(ledger_package, name) is not None
+
+
+def test_import_ledger_stays_light() -> None:
+    code = ("import sys, ledger; heavy = {'pymupdf', 'fitz', 'trafilatura', 'networkx', 'mcp', 'alembic'}"
+            " & set(sys.modules); print(sorted(heavy))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                            cwd=Path(__file__).resolve().parents[1])
+    assert result.stdout.strip() == "[]"

@@ -1,0 +1,203 @@
+"""The ledger's time and lifecycle semantics (DESIGN.md §3–4), on a real database."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from ledger import Ledger, Source
+
+BILL = "electricity bill"
+
+
+def at(text: str) -> datetime:
+    return datetime.fromisoformat(text).replace(tzinfo=UTC)
+
+
+def values(ledger: Ledger, subject: str, predicate: str, **query: object) -> list[object]:
+    return sorted(str(c.value) for c in ledger.claims(subject, predicate, **query))  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def bills(ledger: Ledger) -> Source:
+    return ledger.add_source(
+        text="Invoice 03/2026: the electricity bill is PLN 280 per month.\n\n"
+             "Invoice 07/2026: from July the electricity bill is PLN 245 per month.",
+        uri="mailbox:invoices", title="Utility invoices",
+    )
+
+
+def test_the_three_questions(ledger: Ledger, clock, bills: Source) -> None:
+    clock.set("2026-03-05")
+    ledger.assert_claim("home", BILL, value="PLN 280", valid_from="2026-03-01", evidence=[ledger.cite(bills, "PLN 280")])
+    clock.set("2026-07-02")
+    newer = ledger.assert_claim("home", BILL, value="PLN 245", valid_from="2026-07-01",
+                                evidence=[ledger.cite(bills, "PLN 245")])
+    assert "updates claim" in (newer.cause or "")
+
+    assert values(ledger, "home", BILL) == ["PLN 245"]
+    assert values(ledger, "home", BILL, valid_at="2026-04-15") == ["PLN 280"]
+    assert values(ledger, "home", BILL, known_at="2026-05-01") == ["PLN 280"]
+    # In May the ledger believed 280 open-ended: an in-place update of the old row gets this wrong.
+    assert values(ledger, "home", BILL, valid_at="2026-08-15", known_at="2026-05-01") == ["PLN 280"]
+    # Closed-open intervals: the boundary belongs to the newer value.
+    assert values(ledger, "home", BILL, valid_at="2026-07-01") == ["PLN 245"]
+    assert values(ledger, "home", BILL, valid_at=at("2026-06-30T23:59:59.999999")) == ["PLN 280"]
+
+
+def test_history_shows_every_version_with_all_four_times(ledger: Ledger, clock, bills: Source) -> None:
+    clock.set("2026-03-05")
+    old = ledger.assert_claim("home", BILL, value="PLN 280", valid_from="2026-03-01", evidence=[ledger.cite(bills, "PLN 280")])
+    clock.set("2026-07-02")
+    new = ledger.assert_claim("home", BILL, value="PLN 245", valid_from="2026-07-01", evidence=[ledger.cite(bills, "PLN 245")])
+    rows = [(c.id, c.value, c.status, c.valid_from, c.valid_until, c.recorded_at, c.invalidated_at)
+            for c in ledger.history("home", BILL)]
+    assert rows == [
+        (old.id, "PLN 280", "reported", at("2026-03-01"), None, at("2026-03-05"), at("2026-07-02")),
+        (new.id, "PLN 245", "reported", at("2026-07-01"), None, at("2026-07-02"), None),
+        (old.id, "PLN 280", "superseded", at("2026-03-01"), at("2026-07-01"), at("2026-07-02"), None),
+    ]
+    assert [c.valid_from_precision for c in ledger.history("home", BILL)] == ["day", "day", "day"]
+
+
+def world_timeline(ledger: Ledger, days: list[str]) -> list[list[object]]:
+    return [values(ledger, "home", BILL, valid_at=day) for day in days]
+
+
+DAYS = ["2026-02-15", "2026-03-01", "2026-05-10", "2026-06-30", "2026-07-01", "2026-12-01"]
+
+
+def test_backfill_ends_with_the_same_world_timeline_as_forward_order(make_db_url, clock) -> None:
+    def build(order: list[tuple[str, str]]) -> list[list[object]]:
+        with Ledger.open(make_db_url(), clock=clock) as ledger:
+            source = ledger.add_source(text="March: PLN 280. July: PLN 245.")
+            for value, start in order:
+                clock.tick(days=1)
+                ledger.assert_claim("home", BILL, value=value, valid_from=start, evidence=[ledger.cite(source, value)])
+            assert not [c for c in ledger.claims("home", BILL, during=("2026-01-01", "2027-01-01")) if c.disputed]
+            return world_timeline(ledger, DAYS)
+
+    forward = build([("PLN 280", "2026-03-01"), ("PLN 245", "2026-07-01")])
+    backfilled = build([("PLN 245", "2026-07-01"), ("PLN 280", "2026-03-01")])
+    assert forward == backfilled == [[], ["PLN 280"], ["PLN 280"], ["PLN 280"], ["PLN 245"], ["PLN 245"]]
+
+
+def test_independent_sources_disagreeing_are_both_disputed(ledger: Ledger, clock) -> None:
+    a = ledger.add_source(text="Acme's CEO is Alice Smith.", uri="https://a.example/1", publisher="A")
+    b = ledger.add_source(text="Acme's CEO is Bob Jones.", uri="https://b.example/2", publisher="B")
+    ledger.define_predicate("ceo", cardinality="one", object_kind="entity")
+    first = ledger.assert_claim("Acme", "ceo", "Alice Smith", valid_from="2026-01", evidence=[ledger.cite(a, "Alice Smith")])
+    clock.tick()
+    second = ledger.assert_claim("Acme", "ceo", "Bob Jones", valid_from="2026-01", evidence=[ledger.cite(b, "Bob Jones")])
+    current = {c.object: c.status for c in ledger.claims("Acme", "ceo", valid_at="2026-02")}
+    assert current == {"Alice Smith": "disputed", "Bob Jones": "disputed"}
+    links = ledger.explain(second).links
+    assert [(l.kind, l.from_claim_id, l.to_claim_id) for l in links] == [("contradicts", second.id, first.id)]
+
+
+def test_the_same_source_correcting_itself_supersedes_the_old_claim(ledger: Ledger, clock) -> None:
+    page = ledger.add_source(text="The bridge is 120 m long.", uri="https://city.example/bridge")
+    old = ledger.assert_claim("bridge", "length", value="120 m", valid_from="2025", evidence=[ledger.cite(page, "120 m")])
+    clock.tick(days=2)
+    revised = ledger.add_source(text="Correction: the bridge is 210 m long.", uri="https://city.example/bridge")
+    assert revised.revision_of == page.id
+    new = ledger.assert_claim("bridge", "length", value="210 m", valid_from="2025", evidence=[ledger.cite(revised, "210 m")])
+    assert values(ledger, "bridge", "length", valid_at="2025-06") == ["210 m"]
+    superseded = ledger.claim(old)
+    assert superseded.status == "superseded" and superseded.never_valid
+    assert not any(c.disputed for c in ledger.claims("bridge", "length", valid_at="2025-06"))
+    assert ("supersedes", new.id, old.id) in [(l.kind, l.from_claim_id, l.to_claim_id) for l in ledger.explain(old).links]
+    # What the ledger believed before the correction is still answerable.
+    assert values(ledger, "bridge", "length", valid_at="2025-06", known_at=old.recorded_at) == ["120 m"]
+
+
+def test_explicit_supersedes_wins_over_a_conflict(ledger: Ledger, clock) -> None:
+    a = ledger.add_source(text="Population: 331,000.", publisher="Census A")
+    b = ledger.add_source(text="Population: 334,000 (revised).", publisher="Census B")
+    old = ledger.assert_claim("Bielefeld", "population", value=331000, valid_from="2020", evidence=[ledger.cite(a, "331,000")])
+    clock.tick()
+    new = ledger.assert_claim("Bielefeld", "population", value=334000, valid_from="2020", supersedes=old,
+                              evidence=[ledger.cite(b, "334,000")])
+    assert new.status == "reported"
+    assert ledger.claim(old).status == "superseded"
+    assert [c.value for c in ledger.claims("Bielefeld", "population", valid_at="2021")] == [334000]
+
+
+def test_qualifiers_separate_contexts(ledger: Ledger, clock) -> None:
+    note = ledger.add_source(text="I drink coffee in the morning but avoid caffeine at night.", kind="conversation")
+    morning = ledger.assert_claim("user", "caffeine", value="drinks coffee", qualifiers={"time_of_day": "morning"},
+                                  evidence=[ledger.cite(note, "I drink coffee in the morning")])
+    clock.tick()
+    night = ledger.assert_claim("user", "caffeine", value="avoids caffeine", qualifiers={"time_of_day": "night"},
+                                evidence=[ledger.cite(note, "avoid caffeine at night")])
+    current = {c.id: (c.status, c.qualifiers) for c in ledger.claims("user", "caffeine")}
+    assert current == {morning.id: ("reported", {"time_of_day": "morning"}),
+                       night.id: ("reported", {"time_of_day": "night"})}
+    assert ledger.explain(night).links == ()
+
+
+def test_same_value_corroborates_and_independent_sources_raise_confidence(ledger: Ledger, clock) -> None:
+    a = ledger.add_source(text="Marie Curie won the Nobel Prize in Physics in 1903.", publisher="A")
+    copy = ledger.add_source(text="Marie Curie won the Nobel Prize in Physics in 1903.", publisher="A",
+                             uri="https://mirror.example")
+    b = ledger.add_source(text="In 1903 Curie shared the Nobel Prize in Physics.", publisher="B")
+    first = ledger.assert_claim("Marie Curie", "award", value="Nobel Prize in Physics 1903",
+                                evidence=[ledger.cite(a, "Nobel Prize in Physics")])
+    again = ledger.assert_claim("Marie Curie", "award", value="Nobel Prize in Physics 1903",
+                                evidence=[ledger.cite(copy, "Nobel Prize in Physics")])
+    assert again.id == first.id and again.confidence == first.confidence and again.status == "reported"
+    third = ledger.assert_claim("Marie Curie", "award", value="Nobel Prize in Physics 1903",
+                                evidence=[ledger.cite(b, "Nobel Prize in Physics")])
+    assert third.id == first.id
+    assert third.confidence > first.confidence and third.status == "confirmed"
+    assert len(third.evidence_ids) == 3
+    # Reading never changes confidence.
+    assert ledger.claim(first).confidence == third.confidence
+
+
+def test_cardinality_many_keeps_parallel_claims(ledger: Ledger, clock) -> None:
+    cv = ledger.add_source(text="Ada worked at Acme from 2010 to 2012 and again from 2015 to 2018.")
+    ledger.define_predicate("works_at", cardinality="many", object_kind="entity")
+    one = ledger.assert_claim("Ada", "works_at", "Acme", valid_from="2010", valid_until="2012", evidence=[ledger.cite(cv, "from 2010 to 2012")])
+    two = ledger.assert_claim("Ada", "works_at", "Acme", valid_from="2015", valid_until="2018", evidence=[ledger.cite(cv, "from 2015 to 2018")])
+    same = ledger.assert_claim("Ada", "works_at", "Acme", valid_from="2010", valid_until="2012", evidence=[ledger.cite(cv, "Ada worked at Acme")])
+    assert one.id != two.id and same.id == one.id
+    assert [c.id for c in ledger.claims("Ada", "works_at", during=("2000", "2030"))] == [one.id, two.id]
+
+
+def test_status_changes_are_versions(ledger: Ledger, clock) -> None:
+    doc = ledger.add_source(text="The treaty was signed in Vienna.")
+    claim = ledger.assert_claim("treaty", "signed in", "Vienna", evidence=[ledger.cite(doc, "signed in Vienna")])
+    clock.tick()
+    ledger.confirm(claim, reason="checked the archive")
+    clock.tick()
+    retracted = ledger.retract(claim, reason="wrong treaty")
+    assert retracted.status == "retracted"
+    assert ledger.claims("treaty", "signed in") == []
+    assert [c.status for c in ledger.claims("treaty", "signed in", statuses=["retracted"])] == ["retracted"]
+    audit = ledger.audit("treaty")
+    assert [v.status for v in audit[0].versions] == ["reported", "confirmed", "retracted"]
+    assert audit[0].versions[-1].reason == "wrong treaty"
+    assert [c.status for c in ledger.claims("treaty", "signed in", known_at=claim.recorded_at)] == ["reported"]
+
+
+def test_explain_reaches_the_excerpt_and_locator(ledger: Ledger) -> None:
+    doc = ledger.add_source(text="Line one.\n\nThe capital of Australia is Canberra, not Sydney.", title="Atlas")
+    claim = ledger.assert_claim("Australia", "capital", "Canberra", evidence=[ledger.cite(doc, "capital of Australia is Canberra")])
+    trail = ledger.explain(claim).evidence[0]
+    assert trail.source.title == "Atlas"
+    assert trail.evidence.excerpt == "capital of Australia is Canberra"
+    selectors = {s["type"]: s for s in trail.evidence.locator["selectors"]}
+    start, end = selectors["TextPositionSelector"]["start"], selectors["TextPositionSelector"]["end"]
+    assert trail.source.text[start:end] == trail.evidence.excerpt
+    assert selectors["TextQuoteSelector"]["prefix"].endswith("The ")
+
+
+def test_actor_is_kept_on_every_version(ledger: Ledger, clock) -> None:
+    doc = ledger.add_source(text="Rome is in Italy.")
+    claim = ledger.assert_claim("Rome", "country", "Italy", evidence=[ledger.cite(doc, "Rome is in Italy")],
+                                actor="agent:extractor-v2")
+    clock.tick()
+    ledger.confirm(claim, actor="user:alice")
+    assert [v.actor for v in ledger.history("Rome", "country")] == ["agent:extractor-v2", "user:alice"]

@@ -1,0 +1,60 @@
+"""The schema comes from alembic alone, and the models agree with the migrations."""
+
+from __future__ import annotations
+
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import inspect
+
+from ledger import Ledger
+from ledger.db import make_engine, resolve_url
+from ledger.migrate import alembic_config
+from ledger.model import metadata
+
+
+def test_models_and_migrations_agree(db_url: str) -> None:
+    Ledger.open(db_url).close()
+    engine = make_engine(resolve_url(db_url))
+    with engine.connect() as connection:
+        context = MigrationContext.configure(connection, opts={"compare_type": True})
+        assert compare_metadata(context, metadata) == []
+    with engine.connect() as connection, connection.begin():
+        command.check(alembic_config(connection))  # raises when autogenerate would emit anything
+    engine.dispose()
+
+
+def test_open_upgrades_an_older_database(db_url: str) -> None:
+    Ledger.open(db_url).close()
+    engine = make_engine(resolve_url(db_url))
+    with engine.connect() as connection, connection.begin():
+        command.downgrade(alembic_config(connection), "base")
+    with engine.connect() as connection:
+        assert "claims" not in inspect(connection).get_table_names()
+    with Ledger.open(db_url) as ledger:
+        doc = ledger.add_source(text="Upgraded databases work.")
+        assert ledger.cite(doc, "work").excerpt == "work"
+    with engine.connect() as connection:
+        assert MigrationContext.configure(connection).get_current_revision() == "0001"
+    engine.dispose()
+
+
+def test_sqlite_runs_in_wal_with_foreign_keys(tmp_path) -> None:
+    path = tmp_path / "x.db"
+    with Ledger.open(path) as ledger:
+        engine = ledger._engine
+        with engine.connect() as connection:
+            assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+            assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+            assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() >= 5000
+
+
+def test_default_database_is_ledger_db_in_the_working_directory(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("LEDGER_URL", raising=False)
+    with Ledger.open() as ledger:
+        ledger.add_source(text="default file")
+    assert (tmp_path / "ledger.db").is_file()
+    monkeypatch.setenv("LEDGER_URL", str(tmp_path / "other.db"))
+    Ledger.open().close()
+    assert (tmp_path / "other.db").is_file()
