@@ -1,0 +1,524 @@
+"""ledger.evidence: forgiving quote location, exact offsets, and re-anchoring."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ledger.errors import InvalidInput, QuoteNotFound
+from ledger.evidence import Anchor, MatchText, locate_quote, quote_context, reanchor
+
+# --------------------------------------------------------------------------- helpers
+
+
+def norm(s: str) -> str:
+    """The normalized form the matcher compares (public attribute of MatchText)."""
+    return MatchText(s).normalized.strip(" ")
+
+
+def excerpt(text: str, quote: str, **kwargs: object) -> str:
+    a = locate_quote(text, quote, **kwargs)  # type: ignore[arg-type]
+    return text[a.start : a.end]
+
+
+# --------------------------------------------------------------------------- forgiveness rules
+
+
+def test_exact_match_is_the_fast_path() -> None:
+    text = "Company A holds 62% of ordinary shares as of March."
+    a = locate_quote(text, "holds 62% of ordinary shares")
+    assert a == Anchor(10, 38, "exact", 1.0)
+    assert text[a.start : a.end] == "holds 62% of ordinary shares"
+
+
+@pytest.mark.parametrize(
+    "stored",
+    [
+        "holds  62%\nof\tordinary\r\nshares",
+        "holds\u00a062%\u202fof\u2009ordinary\u3000shares",
+        "holds\n\n\n   62% of ordinary \n shares",
+    ],
+)
+def test_whitespace_runs_collapse(stored: str) -> None:
+    text = "Company A " + stored + " as of March."
+    a = locate_quote(text, "holds 62% of ordinary shares")
+    assert a.method == "normalized"
+    assert text[a.start : a.end] == stored
+
+
+def test_quote_whitespace_is_forgiven_too() -> None:
+    text = "Company A holds 62% of ordinary shares."
+    assert excerpt(text, "  holds\n62%   of\tordinary shares \n") == "holds 62% of ordinary shares"
+
+
+@pytest.mark.parametrize(
+    ("stored", "quote"),
+    [
+        ("the hy-\nphenated word", "the hyphenated word"),  # line-break hyphenation in the text
+        ("the hyphenated word", "the hy-\nphenated word"),  # ... or in the quote
+        ("a well-\nknown fact", "a well-known fact"),  # a real compound broken at the line end
+        ("a well-known fact", "a well-\nknown fact"),
+        ("a well-known fact", "a well- known fact"),  # a viewer turned the line break into a space
+        ("a well\u2010\nknown fact", "a well-known fact"),  # U+2010 HYPHEN at the line end
+        ("the hy-  \n  phenated word", "the hyphenated word"),
+    ],
+)
+def test_line_break_hyphenation(stored: str, quote: str) -> None:
+    text = "Before. " + stored + " After."
+    a = locate_quote(text, quote)
+    assert text[a.start : a.end] == stored
+    assert a.method == "normalized"
+
+
+def test_hyphen_is_not_dropped_from_an_unbroken_compound() -> None:
+    with pytest.raises(QuoteNotFound):
+        locate_quote("a well-known fact", "a wellknown fact")
+
+
+def test_quote_may_start_or_end_at_a_line_break_hyphen() -> None:
+    text = "it is well-\nknown today"
+    assert excerpt(text, "is well-") == "is well-"
+    assert excerpt(text, "-\nknown today") == "-\nknown today"
+    assert excerpt(text, "- known today") == "-\nknown today"
+
+
+@pytest.mark.parametrize(
+    ("stored", "plain"),
+    [
+        ("\ufb00", "ff"),
+        ("\ufb01", "fi"),
+        ("\ufb02", "fl"),
+        ("\ufb03", "ffi"),
+        ("\ufb04", "ffl"),
+        ("\ufb05", "st"),
+        ("\ufb06", "st"),
+    ],
+)
+def test_ligatures_expand(stored: str, plain: str) -> None:
+    text = f"x a{stored}b y"
+    a = locate_quote(text, f"a{plain}b")
+    assert text[a.start : a.end] == f"a{stored}b"
+    # and a ligature in the quote matches plain letters in the text
+    text2 = f"x a{plain}b y"
+    assert excerpt(text2, f"a{stored}b") == f"a{plain}b"
+
+
+def test_ligature_at_the_edges_of_the_quote() -> None:
+    text = "the \ufb01nal o\ufb03ce"
+    assert excerpt(text, "final office") == "\ufb01nal o\ufb03ce"
+
+
+def test_a_ligature_is_never_split() -> None:
+    with pytest.raises(QuoteNotFound):
+        locate_quote("the \ufb01nal word", "inal word")
+
+
+def test_ellipsis_expands() -> None:
+    assert excerpt("and so on\u2026 the end", "on... the") == "on\u2026 the"
+
+
+@pytest.mark.parametrize("invisible", ["\u00ad", "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff"])
+def test_soft_hyphens_and_zero_width_characters_vanish(invisible: str) -> None:
+    text = f"pre infor{invisible}mation post"
+    assert excerpt(text, "information") == f"infor{invisible}mation"
+    assert excerpt("pre information post", f"infor{invisible}mation") == "information"
+
+
+def test_soft_hyphen_at_a_line_break_joins_the_word() -> None:
+    text = "the infor\u00ad\nmation age"
+    assert excerpt(text, "information age") == "infor\u00ad\nmation age"
+
+
+def test_invisible_characters_are_not_part_of_the_span() -> None:
+    text = "x \u200b\ufeffword\u200b y"
+    a = locate_quote(text, "\u200bword")
+    assert text[a.start : a.end] == "word"
+
+
+@pytest.mark.parametrize("curly", ["\u2018", "\u2019", "\u201a", "\u201b", "\u2032"])
+def test_single_curly_quotes_and_prime(curly: str) -> None:
+    text = f"it{curly}s here"
+    assert excerpt(text, "it's here") == text
+    assert excerpt("it's here", f"it{curly}s here") == "it's here"
+
+
+@pytest.mark.parametrize("curly", ["\u201c", "\u201d", "\u201e", "\u201f", "\u2033"])
+def test_double_curly_quotes_and_double_prime(curly: str) -> None:
+    text = f"the {curly}word{curly} here"
+    assert excerpt(text, 'the "word" here') == text
+
+
+@pytest.mark.parametrize("dash", ["\u2010", "\u2011", "\u2012", "\u2013", "\u2014", "\u2015", "\u2212"])
+def test_dashes_become_hyphen_minus(dash: str) -> None:
+    text = f"in 1990{dash}2000 prices fell"
+    assert excerpt(text, "1990-2000 prices") == f"1990{dash}2000 prices"
+    assert excerpt("in 1990-2000 prices fell", f"1990{dash}2000") == "1990-2000"
+
+
+def test_matching_is_case_sensitive() -> None:
+    with pytest.raises(QuoteNotFound, match="case-sensitive"):
+        locate_quote("Company A holds 62% of Ordinary Shares.", "holds 62% of ordinary shares")
+
+
+def test_all_rules_together_map_back_to_exact_offsets() -> None:
+    text = (
+        "Page 4\n\nCompany\u00a0A \u201cholds\u201d 62\u200b% of or-\n"
+        "dinary  sha\u00ad\nres \u2014 the \ufb01nal \ufb01gure \u2026\n"
+    )
+    quote = 'Company A "holds" 62% of ordinary shares - the final figure ...'
+    a = locate_quote(text, quote)
+    start = text.index("Company")
+    end = text.index("\u2026") + 1
+    assert (a.start, a.end) == (start, end)
+    assert norm(text[a.start : a.end]) == norm(quote)
+
+
+def test_span_never_includes_surrounding_whitespace() -> None:
+    text = "a  \n  holds   62%  \n b"
+    a = locate_quote(text, "\n holds 62% \t")
+    assert text[a.start : a.end] == "holds   62%"
+
+
+# --------------------------------------------------------------------------- several occurrences, within
+
+
+TWICE = (
+    "In 2021 the board said revenue grew 5% in Europe. "
+    "In 2022 the board said revenue grew 5% in Asia."
+)
+
+
+def test_first_occurrence_without_context() -> None:
+    a = locate_quote(TWICE, "revenue grew 5%")
+    assert a.start == TWICE.index("revenue grew 5%")
+
+
+def test_prefix_and_suffix_pick_the_occurrence() -> None:
+    second = TWICE.rindex("revenue grew 5%")
+    assert locate_quote(TWICE, "revenue grew 5%", suffix=" in Asia.").start == second
+    assert locate_quote(TWICE, "revenue grew 5%", prefix="In 2022 the board said ").start == second
+    assert locate_quote(TWICE, "revenue grew 5%", prefix="In 2021 the board said ").start == 0 + TWICE.index(
+        "revenue"
+    )
+
+
+def test_context_is_compared_normalized_and_approximately() -> None:
+    second = TWICE.rindex("revenue grew 5%")
+    a = locate_quote(TWICE, "revenue grew 5%", prefix="In 2022   the Board said\n", suffix="  in asia")
+    assert a.start == second
+
+
+def test_context_can_prefer_a_normalized_occurrence_over_an_exact_one() -> None:
+    text = "Elsewhere: it's raining. In the report: it\u2019s raining today."
+    a = locate_quote(text, "it's raining", prefix="In the report: ", suffix=" today.")
+    assert a.method == "normalized"
+    assert a.start == text.index("it\u2019s")
+
+
+def test_within_restricts_to_ranges() -> None:
+    second = TWICE.rindex("revenue grew 5%")
+    page2 = (TWICE.index("In 2022"), len(TWICE))
+    assert locate_quote(TWICE, "revenue grew 5%", within=[page2]).start == second
+    assert locate_quote(TWICE, "revenue grew 5%", within=[(0, 10), page2]).start == second
+
+
+def test_within_requires_the_whole_quote_inside() -> None:
+    start = TWICE.index("revenue grew 5% in Europe")
+    with pytest.raises(QuoteNotFound, match="outside"):
+        locate_quote(TWICE, "revenue grew 5% in Europe", within=[(start, start + 10)])
+
+
+def test_within_applies_to_normalized_matches() -> None:
+    text = "p1: well-\nknown fact. p2: well-\nknown fact."
+    page2 = (text.index("p2"), len(text))
+    a = locate_quote(text, "well-known fact", within=[page2])
+    assert a.start == text.rindex("well")
+
+
+def test_within_rejects_malformed_ranges() -> None:
+    with pytest.raises(InvalidInput):
+        locate_quote(TWICE, "revenue", within=[(10, 5)])
+    with pytest.raises(InvalidInput):
+        locate_quote(TWICE, "revenue", within=[(-1, 5)])
+
+
+def test_find_all_returns_every_occurrence_in_order() -> None:
+    text = "ﬁne fine ﬁ-\nne fine"
+    anchors = MatchText(text).find_all("fine")
+    assert [text[a.start : a.end] for a in anchors] == ["ﬁne", "fine", "ﬁ-\nne", "fine"]
+    assert [a.method for a in anchors] == ["normalized", "exact", "normalized", "exact"]
+    assert MatchText("aaaa").find_all("aa") == [
+        Anchor(0, 2, "exact", 1.0),
+        Anchor(1, 3, "exact", 1.0),
+        Anchor(2, 4, "exact", 1.0),
+    ]
+    assert MatchText("abc").find_all("zzz") == []
+
+
+def test_match_text_is_reusable() -> None:
+    mt = MatchText(TWICE)
+    assert mt.text == TWICE
+    assert locate_quote(mt, "board said").start == locate_quote(TWICE, "board said").start
+    assert locate_quote(mt, "grew  5%\nin Asia").method == "normalized"
+
+
+# --------------------------------------------------------------------------- errors
+
+
+@pytest.mark.parametrize("quote", ["", "   ", "\n\t", "\u200b", "\u00ad \ufeff"])
+def test_empty_quote_is_invalid(quote: str) -> None:
+    with pytest.raises(InvalidInput, match="empty"):
+        locate_quote("some text", quote)
+    with pytest.raises(InvalidInput):
+        MatchText("some text").find_all(quote)
+
+
+def test_not_found_message_shows_the_closest_text() -> None:
+    text = "Intro. Company A holds 63% of ordinary shares as of March. Outro."
+    with pytest.raises(QuoteNotFound) as info:
+        locate_quote(text, "Company A holds 62% of ordinary shares")
+    message = str(info.value)
+    assert '"Company A holds 62% of ordinary shares"' in message
+    assert 'closest text: "Company A holds 63% of ordinary shares"' in message
+    assert isinstance(info.value, LookupError)
+
+
+def test_not_found_message_truncates_long_quotes() -> None:
+    quote = "zebra " * 100
+    with pytest.raises(QuoteNotFound) as info:
+        locate_quote("nothing like it", quote)
+    message = str(info.value)
+    assert len(message) < 400
+    assert "closest text" not in message
+
+
+# --------------------------------------------------------------------------- quote_context
+
+
+def test_quote_context() -> None:
+    text = "Company A holds 62% of ordinary shares as of March."
+    a = locate_quote(text, "62% of ordinary")
+    assert quote_context(text, a.start, a.end, width=10) == ("y A holds ", " shares as")
+    assert quote_context(text, 0, 7) == ("", text[7:39])
+    assert quote_context(text, 0, len(text)) == ("", "")
+    with pytest.raises(InvalidInput):
+        quote_context(text, 5, 4)
+    with pytest.raises(InvalidInput):
+        quote_context(text, 0, len(text) + 1)
+
+
+# --------------------------------------------------------------------------- reanchor
+
+P1 = "The company was founded in 1990 in Oslo by two engineers."
+P2 = "Company A holds 62% of ordinary shares as of March 2024, according to the filing."
+P3 = "Its headquarters moved to Bergen in 2005 after a merger with a rival firm."
+P4 = "Revenue for the year was 1.2 billion kroner, up from 1.1 billion."
+OLD = "\n\n".join([P1, P2, P3, P4])
+QUOTE = "holds 62% of ordinary shares as of March 2024"
+
+
+def _evidence(text: str = OLD, quote: str = QUOTE) -> dict[str, object]:
+    a = locate_quote(text, quote)
+    prefix, suffix = quote_context(text, a.start, a.end)
+    return {"exact": text[a.start : a.end], "start": a.start, "end": a.end, "prefix": prefix, "suffix": suffix}
+
+
+def test_reanchor_unchanged_is_position() -> None:
+    ev = _evidence()
+    a = reanchor(OLD, **ev)  # type: ignore[arg-type]
+    assert a == Anchor(ev["start"], ev["end"], "position", 1.0)  # type: ignore[arg-type]
+
+
+def test_reanchor_moved_paragraph_is_quote() -> None:
+    ev = _evidence()
+    new = "\n\n".join([P1, P3, P4, P2])
+    a = reanchor(new, **ev)  # type: ignore[arg-type]
+    assert a is not None and a.method == "quote" and a.score == 1.0
+    assert new[a.start : a.end] == QUOTE
+    assert a.start != ev["start"]
+
+
+def test_reanchor_reflowed_paragraph_is_quote() -> None:
+    ev = _evidence()
+    new = OLD.replace("ordinary shares as", "ordinary\nshares  as").replace("Oslo", "Oslo, Norway,")
+    a = reanchor(MatchText(new), **ev)  # type: ignore[arg-type]
+    assert a is not None and a.method == "quote"
+    assert new[a.start : a.end] == "holds 62% of ordinary\nshares  as of March 2024"
+
+
+def test_reanchor_changed_word_is_fuzzy() -> None:
+    ev = _evidence()
+    new = "\n\n".join([P1, P3, P2.replace("62%", "64%"), P4])
+    a = reanchor(new, **ev)  # type: ignore[arg-type]
+    assert a is not None and a.method == "fuzzy"
+    assert 0.85 <= a.score < 1.0
+    assert new[a.start : a.end] == "holds 64% of ordinary shares as of March 2024"
+
+
+def test_reanchor_changed_word_at_the_edge_uses_context() -> None:
+    ev = _evidence()
+    new = OLD.replace("March 2024", "March 2025")
+    a = reanchor(new, **ev)  # type: ignore[arg-type]
+    assert a is not None and a.method == "fuzzy"
+    assert new[a.start : a.end] == "holds 62% of ordinary shares as of March 2025"
+
+
+def test_reanchor_changed_word_below_min_score_is_none() -> None:
+    ev = _evidence()
+    new = OLD.replace("62%", "64%")
+    a = reanchor(new, **ev, min_score=0.99)  # type: ignore[arg-type]
+    assert a is None
+
+
+def test_reanchor_deleted_paragraph_is_none() -> None:
+    ev = _evidence()
+    new = "\n\n".join([P1, P3, P4])
+    assert reanchor(new, **ev) is None  # type: ignore[arg-type]
+    assert reanchor(MatchText(new), **ev) is None  # type: ignore[arg-type]
+
+
+def test_reanchor_repeated_quote_prefers_context_then_nearness() -> None:
+    para = "Sales rose 4% in the quarter."
+    old = "North region. " + para + " South region. " + para
+    a = locate_quote(old, "Sales rose 4%", prefix="South region. ")
+    prefix, suffix = quote_context(old, a.start, a.end)
+    new = "Preface added. " + old
+    b = reanchor(new, exact="Sales rose 4%", start=a.start, end=a.end, prefix=prefix, suffix=suffix)
+    assert b is not None and b.method == "quote"
+    assert b.start == new.rindex("Sales rose 4%")
+    # without usable context, the occurrence nearest the old position wins
+    c = reanchor(new, exact="Sales rose 4%", start=a.start, end=a.end, prefix="", suffix="")
+    assert c is not None and c.start == new.rindex("Sales rose 4%")
+
+
+def test_reanchor_validates_arguments() -> None:
+    with pytest.raises(InvalidInput):
+        reanchor(OLD, exact="  ", start=0, end=2, prefix="", suffix="")
+    with pytest.raises(InvalidInput):
+        reanchor(OLD, exact="x", start=0, end=1, prefix="", suffix="", min_score=1.5)
+
+
+def test_reanchor_fuzzy_in_a_long_text_stays_near_the_evidence() -> None:
+    filler = " ".join(f"word{i}" for i in range(20000))
+    old = filler + "\n\n" + OLD + "\n\n" + filler
+    ev = _evidence(old)
+    new = filler + " extra words here\n\n" + OLD.replace("ordinary", "common") + "\n\n" + filler
+    a = reanchor(MatchText(new), **ev)  # type: ignore[arg-type]
+    assert a is not None and a.method == "fuzzy"
+    assert new[a.start : a.end] == "holds 62% of common shares as of March 2024"
+
+
+# --------------------------------------------------------------------------- properties
+
+PIECES = list("abcdefilstAB019 .,;") + [
+    " ", " ", "  ", "\n", "\t", "\u00a0", "\r\n", "-", "-\n", "\u2010", "\u2013", "\u2014", "\u2212",
+    "'", "\u2019", "\u2018", '"', "\u201c", "\u201d", "\ufb01", "\ufb02", "\ufb00", "\ufb03", "\ufb04",
+    "\u00ad", "\u200b", "\ufeff", "\u2026", "fi", "ff", "...",
+]
+texts = st.lists(st.sampled_from(PIECES), min_size=1, max_size=60).map("".join)
+
+WHITESPACE_RUNS = [" ", "  ", "\n", "\t", "\u00a0", " \n ", "\r\n", "\u2009"]
+SWAPS = {
+    "\ufb01": "fi", "\ufb02": "fl", "\ufb00": "ff", "\ufb03": "ffi", "\ufb04": "ffl",
+    "'": "\u2019", "\u2019": "'", "\u2018": "'", '"': "\u201d", "\u201c": '"', "\u201d": '"',
+    "\u2013": "-", "\u2014": "\u2013", "\u2026": "...",
+}
+
+
+@st.composite
+def rerendered_slices(draw: st.DrawFn) -> tuple[str, str, str]:
+    """A text, a non-blank slice of it, and the slice re-rendered as a PDF viewer might."""
+    text = draw(texts)
+    i = draw(st.integers(0, len(text) - 1))
+    j = draw(st.integers(i + 1, len(text)))
+    piece = text[i:j]
+    if not norm(piece):
+        piece = text
+    out: list[str] = []
+    k = 0
+    while k < len(piece):
+        ch = piece[k]
+        if ch.isspace():
+            run_end = k
+            while run_end < len(piece) and piece[run_end].isspace():
+                run_end += 1
+            out.append(draw(st.sampled_from(WHITESPACE_RUNS)) if draw(st.booleans()) else piece[k:run_end])
+            k = run_end
+            continue
+        if piece.startswith("fi", k) and draw(st.booleans()):
+            out.append("\ufb01")
+            k += 2
+            continue
+        out.append(SWAPS[ch] if ch in SWAPS and draw(st.booleans()) else ch)
+        k += 1
+    return text, piece, "".join(out)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(min_size=1), st.data())
+def test_any_slice_of_the_text_is_found(text: str, data: st.DataObject) -> None:
+    i = data.draw(st.integers(0, len(text) - 1))
+    j = data.draw(st.integers(i + 1, len(text)))
+    quote = text[i:j].strip()
+    if not norm(quote):
+        return
+    a = locate_quote(text, quote)
+    assert a.method == "exact"
+    assert text[a.start : a.end] == quote
+
+
+@settings(max_examples=500, deadline=None)
+@given(rerendered_slices())
+def test_rerendered_slice_is_found_with_the_same_normalized_form(case: tuple[str, str, str]) -> None:
+    text, piece, quote = case
+    assert norm(quote) == norm(piece)
+    a = locate_quote(text, quote)
+    found = text[a.start : a.end]
+    assert norm(found) == norm(piece)
+    assert found == found.strip()
+    assert a.method in ("exact", "normalized")
+
+
+@settings(max_examples=300, deadline=None)
+@given(texts, st.data())
+def test_every_slice_is_found_by_normalized_search(text: str, data: st.DataObject) -> None:
+    i = data.draw(st.integers(0, len(text) - 1))
+    j = data.draw(st.integers(i + 1, len(text)))
+    quote = text[i:j]
+    if not norm(quote):
+        return
+    anchors = MatchText(text).find_all(quote)
+    assert anchors, (text, quote)
+    assert any(norm(text[a.start : a.end]) == norm(quote) for a in anchors)
+    for a in anchors:
+        assert 0 <= a.start < a.end <= len(text)
+        assert not text[a.start].isspace() and not text[a.end - 1].isspace()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(texts, st.text()))
+def test_fast_normalization_agrees_with_the_reference_regex(text: str) -> None:
+    from ledger.evidence import _normalize
+
+    assert MatchText(text).normalized == _normalize(text)
+
+
+def test_whitespace_table_is_complete() -> None:
+    from ledger.evidence import _WHITESPACE
+
+    every = {chr(c) for c in range(0x110000) if chr(c).isspace()}
+    assert every == set(_WHITESPACE) | {" "}
+
+
+@settings(max_examples=100, deadline=None)
+@given(texts, st.data())
+def test_reanchor_in_an_unchanged_text_is_position(text: str, data: st.DataObject) -> None:
+    i = data.draw(st.integers(0, len(text) - 1))
+    j = data.draw(st.integers(i + 1, len(text)))
+    if not norm(text[i:j]):
+        return
+    a = locate_quote(text, text[i:j])
+    prefix, suffix = quote_context(text, a.start, a.end)
+    got = reanchor(text, exact=text[a.start : a.end], start=a.start, end=a.end, prefix=prefix, suffix=suffix)
+    assert got == Anchor(a.start, a.end, "position", 1.0)
