@@ -19,6 +19,7 @@ from ledger.errors import Conflict, InvalidInput, NotFound, StoreError
 from ledger.ingest.base import SourceDraft
 from ledger.records import (
     STATUSES,
+    VISIBLE_STATUSES,
     Audit,
     Citation,
     Claim,
@@ -499,7 +500,7 @@ def _during(during: tuple[TimeInput, TimeInput] | None) -> tuple[datetime, datet
 
 def _statuses(statuses: Iterable[str] | None) -> tuple[str, ...]:
     if statuses is None:
-        return reads.VISIBLE_STATUSES
+        return VISIBLE_STATUSES
     if isinstance(statuses, str):
         statuses = [statuses]
     chosen = tuple(statuses)

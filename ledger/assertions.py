@@ -267,13 +267,13 @@ def _all_live(live: dict[Any, list[_Live]]) -> list[_Live]:
     return [claim for group in live.values() for claim in group]
 
 
-def _functional(item: _Prepared, definition: Mapping[str, Any] | None) -> bool:
+def _functional(item: _Prepared, definition: Mapping[Any, Any] | None) -> bool:
     if definition is not None:
         return bool(definition["cardinality"] == "one")
     return item.object_id is None  # undeclared: one for values, many for entities
 
 
-def _check_predicate_kinds(prepared: Sequence[_Prepared], definitions: Mapping[str, Mapping[str, Any]]) -> None:
+def _check_predicate_kinds(prepared: Sequence[_Prepared], definitions: Mapping[str, Mapping[Any, Any]]) -> None:
     for item in prepared:
         definition = definitions.get(item.predicate)
         if definition is None:
@@ -349,7 +349,7 @@ def _entity_scopes(connection: Connection, entity_ids: set[int]) -> dict[int, tu
     return found
 
 
-def _check_citations(connection: Connection, prepared: Sequence[_Prepared]) -> dict[int, Mapping[str, Any]]:
+def _check_citations(connection: Connection, prepared: Sequence[_Prepared]) -> dict[int, Mapping[Any, Any]]:
     source_ids = {c.source_id for item in prepared for c in item.citations}
     facts = store.source_facts(connection, source_ids)
     texts = store.source_texts(connection, source_ids)
@@ -372,7 +372,7 @@ def _check_citations(connection: Connection, prepared: Sequence[_Prepared]) -> d
 
 
 def _load_standing(
-    connection: Connection, prepared: Sequence[_Prepared], facts: dict[int, Mapping[str, Any]]
+    connection: Connection, prepared: Sequence[_Prepared], facts: dict[int, Mapping[Any, Any]]
 ) -> dict[tuple[str, int, str, str], list[_Live]]:
     subjects = {item.subject_id for item in prepared}
     merged = _merged_children(connection, subjects)
@@ -411,7 +411,7 @@ def _merged_children(connection: Connection, roots: set[int]) -> dict[int, list[
 
 def _create(
     batch: _Batch, ids: store.Ids, claim_id: int, item: _Prepared, decision: Decision,
-    facts: Mapping[int, Mapping[str, Any]], now: datetime, *, ends_precision: str | None,
+    facts: Mapping[int, Mapping[Any, Any]], now: datetime, *, ends_precision: str | None,
 ) -> _Live:
     batch.claims.append({
         "id": claim_id, "scope": item.scope, "subject_id": item.subject_id, "predicate": item.predicate,
@@ -444,14 +444,14 @@ def _create(
     return claim
 
 
-def _default_confidence(facts: Mapping[int, Mapping[str, Any]], citations: Sequence[Citation]) -> float:
+def _default_confidence(facts: Mapping[int, Mapping[Any, Any]], citations: Sequence[Citation]) -> float:
     trusts = {facts[c.source_id]["trust"] for c in citations}
     return DEFAULT_CONFIDENCE["trusted"] if "trusted" in trusts else DEFAULT_CONFIDENCE["untrusted"]
 
 
 def _corroborate(
     batch: _Batch, ids: store.Ids, target: _Live, item: _Prepared,
-    facts: Mapping[int, Mapping[str, Any]], now: datetime,
+    facts: Mapping[int, Mapping[Any, Any]], now: datetime,
 ) -> None:
     for citation in item.citations:
         batch.evidence.append(_evidence_row(ids, target.claim_id, citation, item.actor, now))

@@ -21,7 +21,7 @@ def quote_context(text: str, start: int, end: int, *, width: int = CONTEXT_WIDTH
 
 
 def build_locator(
-    text: str, start: int, end: int, passages: Sequence[Mapping[str, Any]]
+    text: str, start: int, end: int, passages: Sequence[Mapping[Any, Any]]
 ) -> tuple[dict[str, Any], int | None]:
     """The locator for ``text[start:end]`` and the (1-based) page it starts on, if paged.
 
@@ -54,6 +54,6 @@ def build_locator(
     return locator, page
 
 
-def page_ranges(passages: Sequence[Mapping[str, Any]], page: int) -> list[tuple[int, int]]:
+def page_ranges(passages: Sequence[Mapping[Any, Any]], page: int) -> list[tuple[int, int]]:
     """Character ranges of the passages on one page, for restricting a quote search."""
     return [(p["char_start"], p["char_end"]) for p in passages if p["page"] == page]

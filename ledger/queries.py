@@ -18,7 +18,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import JSON, Connection, CursorResult, TextClause, bindparam, text
+from sqlalchemy import JSON, BindParameter, Connection, CursorResult, TextClause, bindparam, text
 from sqlalchemy.sql.selectable import TextualSelect
 
 from ledger.errors import LedgerError
@@ -56,7 +56,7 @@ def statement(name: str) -> TextClause | TextualSelect:
     if header.get("name") != name:
         raise LedgerError(f"{path} must start with '-- name: {name}'")
     clause = text("\n".join(body).strip().rstrip(";"))
-    params = []
+    params: list[BindParameter[Any]] = []
     for spec in filter(None, (p.strip() for p in header.get("params", "").split(","))):
         param, _, kind = spec.partition(":")
         if kind not in _TYPES:

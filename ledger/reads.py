@@ -164,7 +164,7 @@ _EVIDENCE_IDS = (
 )
 
 
-def claim_record(row: Mapping[str, Any], evidence: Sequence[EvidenceId] = ()) -> Claim:
+def claim_record(row: Mapping[Any, Any], evidence: Sequence[EvidenceId] = ()) -> Claim:
     """A Claim record from a joined claims + versions row."""
     return Claim(
         id=ClaimId(row["id"]), scope=row["scope"], subject_id=EntityId(row["subject_id"]),
@@ -219,7 +219,7 @@ def claim_links(connection: Connection, claim_ids: Sequence[int], *, known_at: d
                  recorded_at=r.recorded_at, reason=r.reason) for r in rows]
 
 
-def source_record(connection: Connection, row: Mapping[str, Any], *, created: bool = False) -> Source:
+def source_record(connection: Connection, row: Mapping[Any, Any], *, created: bool = False) -> Source:
     """A Source record from a sources row."""
     meta = row["meta"] or {}
     return Source(

@@ -58,7 +58,7 @@ def text_draft(
 
 def store_draft(
     connection: Connection, ids: store.Ids, draft: SourceDraft, *, scope: str, trust: Trust, now: datetime
-) -> tuple[Mapping[str, Any], bool]:
+) -> tuple[Mapping[Any, Any], bool]:
     """Store a draft unless the same bytes are already there; returns (row, created)."""
     existing = store.source_by_hash(connection, scope, draft.content_hash)
     if existing is not None:

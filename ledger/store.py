@@ -17,16 +17,16 @@ from ledger.entities import normalize_name
 from ledger.errors import AliasConflict, Conflict, NotFound
 from ledger.records import EntityId, SourceId
 
-entities: Table = model.Entity.__table__  # type: ignore[assignment]
-aliases: Table = model.Alias.__table__  # type: ignore[assignment]
-sources: Table = model.Source.__table__  # type: ignore[assignment]
-passages: Table = model.Passage.__table__  # type: ignore[assignment]
-claims: Table = model.Claim.__table__  # type: ignore[assignment]
-versions: Table = model.ClaimVersion.__table__  # type: ignore[assignment]
-evidence: Table = model.Evidence.__table__  # type: ignore[assignment]
-links: Table = model.ClaimLink.__table__  # type: ignore[assignment]
-predicates: Table = model.Predicate.__table__  # type: ignore[assignment]
-clock: Table = model.ClockState.__table__  # type: ignore[assignment]
+entities: Table = model.Entity.__table__  # type: ignore[attr-defined]
+aliases: Table = model.Alias.__table__  # type: ignore[attr-defined]
+sources: Table = model.Source.__table__  # type: ignore[attr-defined]
+passages: Table = model.Passage.__table__  # type: ignore[attr-defined]
+claims: Table = model.Claim.__table__  # type: ignore[attr-defined]
+versions: Table = model.ClaimVersion.__table__  # type: ignore[attr-defined]
+evidence: Table = model.Evidence.__table__  # type: ignore[attr-defined]
+links: Table = model.ClaimLink.__table__  # type: ignore[attr-defined]
+predicates: Table = model.Predicate.__table__  # type: ignore[attr-defined]
+clock: Table = model.ClockState.__table__  # type: ignore[attr-defined]
 
 CHUNK = 500  # rows per IN (...) list; stays under SQLite's and psycopg's parameter limits
 
@@ -67,7 +67,7 @@ class Ids:
         return first
 
 
-def insert_rows(connection: Connection, table: Table, rows: Sequence[Mapping[str, Any]]) -> None:
+def insert_rows(connection: Connection, table: Table, rows: Sequence[Mapping[Any, Any]]) -> None:
     """executemany-insert plain dict rows (no ORM objects)."""
     if rows:
         connection.execute(insert(table), list(rows))
@@ -137,7 +137,7 @@ _MERGED = select(entities.c.id).where(or_(entities.c.id == bindparam("root"),
                                           entities.c.merged_into == bindparam("root")))
 
 
-def entity_row(connection: Connection, entity_id: int) -> Mapping[str, Any]:
+def entity_row(connection: Connection, entity_id: int) -> Mapping[Any, Any]:
     """The entity row, or NotFound."""
     row = connection.execute(_ENTITY, {"id": entity_id}).mappings().first()
     if row is None:
@@ -177,17 +177,17 @@ _LATEST_BY_URI = (
 _PASSAGE_COUNT = select(func.count()).select_from(passages).where(passages.c.source_id == bindparam("id"))
 
 
-def source_by_hash(connection: Connection, scope: str, content_hash: str) -> Mapping[str, Any] | None:
+def source_by_hash(connection: Connection, scope: str, content_hash: str) -> Mapping[Any, Any] | None:
     """The source with these original bytes in this scope, if stored."""
     return connection.execute(_SOURCE_BY_HASH, {"scope": scope, "hash": content_hash}).mappings().first()
 
 
-def latest_source_for_uri(connection: Connection, scope: str, uri: str) -> Mapping[str, Any] | None:
+def latest_source_for_uri(connection: Connection, scope: str, uri: str) -> Mapping[Any, Any] | None:
     """The newest revision stored under ``uri`` in this scope."""
     return connection.execute(_LATEST_BY_URI, {"scope": scope, "uri": uri}).mappings().first()
 
 
-def source_row(connection: Connection, source_id: int) -> Mapping[str, Any]:
+def source_row(connection: Connection, source_id: int) -> Mapping[Any, Any]:
     """The source row, or NotFound."""
     row = connection.execute(_SOURCE, {"id": source_id}).mappings().first()
     if row is None:
@@ -201,7 +201,7 @@ def passage_count(connection: Connection, source_id: int) -> int:
 
 
 def insert_source(
-    connection: Connection, ids: Ids, row: Mapping[str, Any], passage_rows: Sequence[Mapping[str, Any]]
+    connection: Connection, ids: Ids, row: Mapping[Any, Any], passage_rows: Sequence[Mapping[Any, Any]]
 ) -> SourceId:
     """Insert a source and its passages; returns the new id."""
     source_id = ids.take(sources)
@@ -221,7 +221,7 @@ _PASSAGES_FOR = (
 )
 
 
-def source_passages(connection: Connection, source_id: int) -> list[Mapping[str, Any]]:
+def source_passages(connection: Connection, source_id: int) -> list[Mapping[Any, Any]]:
     """A source's passages in order."""
     return list(connection.execute(_PASSAGES_FOR, {"id": source_id}).mappings())
 
@@ -232,9 +232,9 @@ _SOURCE_FACTS = select(
 ).where(sources.c.id.in_(bindparam("ids", expanding=True)))
 
 
-def source_facts(connection: Connection, source_ids: Iterable[int]) -> dict[int, Mapping[str, Any]]:
+def source_facts(connection: Connection, source_ids: Iterable[int]) -> dict[int, Mapping[Any, Any]]:
     """id → (scope, revision_of, publisher, text_hash, trust), following revisions to their roots."""
-    facts: dict[int, Mapping[str, Any]] = {}
+    facts: dict[int, Mapping[Any, Any]] = {}
     pending = set(source_ids)
     while pending:
         batch = sorted(pending)
@@ -248,7 +248,7 @@ def source_facts(connection: Connection, source_ids: Iterable[int]) -> dict[int,
     return facts
 
 
-def family_of(facts: Mapping[int, Mapping[str, Any]], source_id: int) -> int:
+def family_of(facts: Mapping[int, Mapping[Any, Any]], source_id: int) -> int:
     """The first revision of a source: revisions of one document count as one source."""
     seen = set()
     while (parent := facts[source_id]["revision_of"]) is not None and source_id not in seen:
@@ -257,7 +257,7 @@ def family_of(facts: Mapping[int, Mapping[str, Any]], source_id: int) -> int:
     return source_id
 
 
-def independence_keys(facts: Mapping[int, Mapping[str, Any]], source_id: int) -> frozenset[str]:
+def independence_keys(facts: Mapping[int, Mapping[Any, Any]], source_id: int) -> frozenset[str]:
     """Keys two sources share when they are not independent (same document or same text and publisher)."""
     row = facts[source_id]
     keys = {f"family:{family_of(facts, source_id)}"}
@@ -300,10 +300,10 @@ _STANDING_COLUMNS = (
 
 def standing_claims(
     connection: Connection, keys: Iterable[tuple[str, int, str]], claim_ids: Iterable[int] = ()
-) -> list[Mapping[str, Any]]:
+) -> list[Mapping[Any, Any]]:
     """Current, non-retracted versions of claims with these (scope, subject, predicate) keys
     or these ids."""
-    rows: list[Mapping[str, Any]] = []
+    rows: list[Mapping[Any, Any]] = []
     base = select(*_STANDING_COLUMNS).join(versions, versions.c.claim_id == claims.c.id).where(
         versions.c.invalidated_at.is_(None), versions.c.status != "retracted"
     )
@@ -353,7 +353,7 @@ _CURRENT_VERSION = (
 )
 
 
-def current_version(connection: Connection, claim_id: int) -> Mapping[str, Any]:
+def current_version(connection: Connection, claim_id: int) -> Mapping[Any, Any]:
     """The current version row of a claim (with its scope), or NotFound."""
     row = connection.execute(_CURRENT_VERSION, {"id": claim_id}).mappings().first()
     if row is None:
@@ -364,7 +364,7 @@ def current_version(connection: Connection, claim_id: int) -> Mapping[str, Any]:
 _PREDICATES = select(predicates).where(predicates.c.name.in_(bindparam("names", expanding=True)))
 
 
-def predicate_rows(connection: Connection, names: Iterable[str]) -> dict[str, Mapping[str, Any]]:
+def predicate_rows(connection: Connection, names: Iterable[str]) -> dict[str, Mapping[Any, Any]]:
     """Declared predicates by name."""
     wanted = sorted(set(names))
     if not wanted:

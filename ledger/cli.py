@@ -1,0 +1,268 @@
+"""The ``ledger`` command line: parse, make one API call, render. ``--json`` for machines.
+
+Every failure exits non-zero: the LedgerError's exit code (2 bad input, 3 not found,
+4 conflict, 5 clock, 6 database), 1 for anything else.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import date, datetime
+from decimal import Decimal
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from ledger.api import Ledger
+from ledger.errors import LedgerError
+from ledger.records import Claim
+
+app = typer.Typer(
+    name="ledger",
+    help="A ledger of source-backed, bi-temporal claims.\n\nThe database is --db, else $LEDGER_URL, else ./ledger.db.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+console = Console()
+errors = Console(stderr=True)
+
+DbOption = Annotated[str | None, typer.Option("--db", envvar="LEDGER_URL", help="SQLite path or database URL.")]
+ScopeOption = Annotated[str, typer.Option("--scope", help="Scope to read or write.")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+
+
+@contextmanager
+def opened(db: str | None) -> Iterator[Ledger]:
+    """Open the ledger, turning LedgerError anywhere inside into a message and an exit code."""
+    try:
+        with Ledger.open(db) as ledger:
+            yield ledger
+    except LedgerError as error:
+        errors.print(f"[bold red]error:[/] {error}", highlight=False)
+        raise typer.Exit(error.exit_code) from error
+
+
+def _plain(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value) if f.name != "text"}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (datetime, date)):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return str(value)
+    return value
+
+
+def print_json(value: Any) -> None:
+    """Print records as JSON on stdout."""
+    sys.stdout.write(json.dumps(_plain(value), ensure_ascii=False, indent=2) + "\n")
+
+
+_FORMATS = {"year": "%Y", "month": "%Y-%m", "day": "%Y-%m-%d"}
+
+
+def _when(value: datetime | None, precision: str | None) -> str:
+    if value is None:
+        return "…"
+    return value.strftime(_FORMATS.get(precision or "", "%Y-%m-%d %H:%M:%S"))
+
+
+def claims_table(claims: list[Claim], *, title: str, versions: bool = False) -> Table:
+    """A rich table of claims (or of versions, with system times)."""
+    table = Table(title=title, title_justify="left")
+    for column in ("id", "subject", "predicate", "object / value", "status", "conf", "valid"):
+        table.add_column(column)
+    if versions:
+        table.add_column("recorded")
+        table.add_column("invalidated")
+        table.add_column("cause")
+    for c in claims:
+        qualifiers = "".join(f" ({k}={v})" for k, v in c.qualifiers.items())
+        valid = "never" if c.never_valid else f"[{_when(c.valid_from, c.valid_from_precision)}, {_when(c.valid_until, c.valid_until_precision)})"
+        status = f"[yellow]{c.status}[/]" if c.disputed else c.status
+        row = [str(c.id), c.subject, c.predicate + qualifiers, c.object_label, status, f"{c.confidence:.2f}", valid]
+        if versions:
+            row += [_when(c.recorded_at, None), _when(c.invalidated_at, None), c.cause or ""]
+        table.add_row(*row)
+    return table
+
+
+@app.command()
+def claims(
+    subject: Annotated[str | None, typer.Argument(help="Entity name or alias.")] = None,
+    predicate: Annotated[str | None, typer.Argument()] = None,
+    valid_at: Annotated[str | None, typer.Option(help="World time: what was true then (default now).")] = None,
+    known_at: Annotated[str | None, typer.Option(help="System time: what the ledger said then (default now).")] = None,
+    all_statuses: Annotated[bool, typer.Option("--all", help="Include retracted claims.")] = False,
+    scope: ScopeOption = "default",
+    as_json: JsonOption = False,
+    db: DbOption = None,
+) -> None:
+    """Claims true at --valid-at as known at --known-at.
+
+    Example: ledger claims home "electricity bill" --valid-at 2026-04-15 --known-at 2026-05-01
+    """
+    with opened(db) as ledger:
+        statuses = ("reported", "confirmed", "disputed", "retracted", "superseded") if all_statuses else None
+        found = ledger.claims(subject, predicate, valid_at=valid_at, known_at=known_at, statuses=statuses, scope=scope)
+        if as_json:
+            print_json(found)
+        else:
+            console.print(claims_table(found, title=f"{len(found)} claim(s)"))
+
+
+@app.command()
+def history(
+    subject: str, predicate: str, scope: ScopeOption = "default", as_json: JsonOption = False, db: DbOption = None
+) -> None:
+    """Every version of every claim on SUBJECT PREDICATE, with all four times.
+
+    Example: ledger history home "electricity bill"
+    """
+    with opened(db) as ledger:
+        found = ledger.history(subject, predicate, scope=scope)
+        if as_json:
+            print_json(found)
+        else:
+            console.print(claims_table(found, title=f"history of {subject} / {predicate}", versions=True))
+
+
+@app.command()
+def audit(
+    subject: Annotated[str | None, typer.Argument()] = None,
+    predicate: Annotated[str | None, typer.Argument()] = None,
+    status: Annotated[list[str] | None, typer.Option(help="Only claims now in this status (repeatable).")] = None,
+    scope: ScopeOption = "default", as_json: JsonOption = False, db: DbOption = None,
+) -> None:
+    """Claims in every status, with the status history and links that explain it.
+
+    Example: ledger audit --status disputed --status retracted
+    """
+    with opened(db) as ledger:
+        found = ledger.audit(subject, predicate, statuses=status or None, scope=scope)
+        if as_json:
+            print_json(found)
+            return
+        for item in found:
+            console.print(claims_table(list(item.versions), title=f"claim {item.claim.id}: {item.claim.status}", versions=True))
+            for link in item.links:
+                console.print(f"  {link.from_claim_id} {link.kind} {link.to_claim_id}  ({_when(link.recorded_at, None)})")
+
+
+@app.command()
+def explain(claim_id: int, as_json: JsonOption = False, db: DbOption = None) -> None:
+    """Why the ledger holds a claim: versions, links, and each excerpt with its source and locator.
+
+    Example: ledger explain 12
+    """
+    with opened(db) as ledger:
+        found = ledger.explain(claim_id)
+        if as_json:
+            print_json(found)
+            return
+        console.print(claims_table(list(found.versions), title=f"claim {claim_id}", versions=True))
+        for link in found.links:
+            console.print(f"link: {link.from_claim_id} {link.kind} {link.to_claim_id}")
+        for trail in found.evidence:
+            where = f"page {trail.evidence.page}" if trail.evidence.page else "text"
+            bbox = trail.evidence.locator.get("bbox")
+            console.print(f"[bold]{trail.evidence.relation}[/] from source {trail.source.id} "
+                          f"({trail.source.title or trail.source.uri or trail.source.kind}), {where}"
+                          + (f", bbox {bbox}" if bbox else "") + ":", highlight=False)
+            console.print(f"    “{trail.evidence.excerpt}”", highlight=False)
+
+
+@app.command("add-source")
+def add_source(
+    path: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="A UTF-8 text file.")],
+    uri: Annotated[str | None, typer.Option()] = None,
+    title: Annotated[str | None, typer.Option()] = None,
+    untrusted: Annotated[bool, typer.Option(help="Store in quarantine:<scope>.")] = False,
+    scope: ScopeOption = "default", as_json: JsonOption = False, db: DbOption = None,
+) -> None:
+    """Store a plain-text file as a source (idempotent by content).
+
+    Example: ledger add-source notes.txt --title "Call notes"
+    """
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        errors.print(f"[bold red]error:[/] cannot read {path} as UTF-8 text: {error}")
+        raise typer.Exit(2) from error
+    with opened(db) as ledger:
+        source = ledger.add_source(text=text, uri=uri or path.resolve().as_uri(), title=title or path.name,
+                                   trust="untrusted" if untrusted else "trusted", scope=scope)
+        if as_json:
+            print_json(source)
+        else:
+            console.print(f"source {source.id} ({'stored' if source.created else 'already stored'}), "
+                          f"{source.passage_count} passages, scope {source.scope}")
+
+
+@app.command("assert")
+def assert_(
+    subject: str, predicate: str,
+    source: Annotated[int, typer.Option(help="Id of the source the quote comes from.")],
+    quote: Annotated[str, typer.Option(help="Exact text from the source that supports the claim.")],
+    object_: Annotated[str | None, typer.Option("--object", help="An entity (name).")] = None,
+    value: Annotated[str | None, typer.Option(help="A literal value.")] = None,
+    valid_from: Annotated[str | None, typer.Option()] = None,
+    valid_until: Annotated[str | None, typer.Option()] = None,
+    actor: Annotated[str | None, typer.Option()] = None,
+    scope: ScopeOption = "default", as_json: JsonOption = False, db: DbOption = None,
+) -> None:
+    """Assert a claim backed by a quote from a stored source.
+
+    Example: ledger assert home "electricity bill" --value "PLN 245" --valid-from 2026-07 --source 1 --quote "PLN 245"
+    """
+    with opened(db) as ledger:
+        claim = ledger.assert_claim(subject, predicate, object_, value=value, valid_from=valid_from,
+                                    valid_until=valid_until, evidence=[ledger.cite(source, quote)], actor=actor,
+                                    scope=scope)
+        if as_json:
+            print_json(claim)
+        else:
+            console.print(claims_table([claim], title=claim.cause or "asserted"))
+
+
+DEMO_TEXT = (
+    "Invoice 03/2026. From 1 March 2026 the monthly electricity bill for the flat is PLN 280.\n\n"
+    "Invoice 07/2026. From 1 July 2026 the monthly electricity bill for the flat is PLN 245 "
+    "after the tariff change."
+)
+
+
+@app.command()
+def demo(db: DbOption = None) -> None:
+    """Record a small bi-temporal example and answer the three time questions.
+
+    Example: ledger demo --db /tmp/demo.db
+    """
+    with opened(db) as ledger:
+        invoices = ledger.add_source(text=DEMO_TEXT, uri="demo:invoices", title="Utility invoices")
+        for value, start in (("PLN 280", "2026-03-01"), ("PLN 245", "2026-07-01")):
+            ledger.assert_claim("flat", "electricity bill", value=value, valid_from=start,
+                                evidence=[ledger.cite(invoices, f"electricity bill for the flat is {value}")],
+                                actor="demo")
+        console.print(f"ledger at {ledger.url}")
+        console.print(claims_table(ledger.history("flat", "electricity bill"), title="history", versions=True))
+        for label, query in (("now", {}), ("true on 2026-04-15", {"valid_at": "2026-04-15"}),
+                             ("true on 2026-07-01", {"valid_at": "2026-07-01"})):
+            found = ledger.claims("flat", "electricity bill", **query)  # type: ignore[arg-type]
+            console.print(f"{label:>22}: {', '.join(c.object_label for c in found) or '(nothing)'}")
+
+
+def main() -> None:
+    """Entry point for ``python -m ledger``."""
+    app()
