@@ -95,8 +95,8 @@ class Ledger:
 
         return db.run_write(self._engine, transaction)
 
-    def _read(self, work: Callable[[Connection], T]) -> T:
-        with db.read_transaction(self._engine) as connection:
+    def _read(self, work: Callable[[Connection], T], *, single_statement: bool = False) -> T:
+        with db.read_transaction(self._engine, single_statement=single_statement) as connection:
             return work(connection)
 
     def now(self) -> datetime:
@@ -352,7 +352,7 @@ class Ledger:
         if query.valid_at is not None and query.during is not None:
             raise InvalidInput("pass either valid_at= or during=, not both")
         now = self.now()
-        return self._read(lambda connection: reads.find_claims(connection, query, now=now))
+        return self._read(lambda connection: reads.find_claims(connection, query, now=now), single_statement=True)
 
     def claim(self, claim: ClaimRef, *, known_at: TimeInput | None = None) -> Claim:
         """One claim in the version the ledger held at ``known_at`` (default now)."""

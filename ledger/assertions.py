@@ -90,16 +90,22 @@ class _Live:
     valid_until: datetime | None
     valid_from_precision: str | None
     valid_until_precision: str | None
-    families: set[int]
-    independence: list[frozenset[str]]
+    #: Ids of the sources of its supporting evidence (repeats allowed).
+    sources: list[int]
     version_id: int | None
+    scope: str = ""
     reason: str | None = None
     actor: str | None = None
     cause: str | None = None
 
-    def standing(self) -> Standing:
+    def standing(self, facts: Mapping[int, Mapping[Any, Any]]) -> Standing:
         return Standing(self.claim_id, self.object_key, self.status, self.valid_from, self.valid_until,
-                        frozenset(self.families))
+                        frozenset(store.family_of(facts, s) for s in self.sources))
+
+    def independent_sources(self, facts: Mapping[int, Mapping[Any, Any]]) -> int:
+        if len(set(self.sources)) < 2:
+            return len(self.sources[:1])
+        return store.count_independent(store.independence_keys(facts, s) for s in set(self.sources))
 
 
 @dataclass(slots=True)
@@ -165,13 +171,20 @@ def check_scope(scope: object) -> str:
 
 def check_predicate(predicate: object) -> str:
     """A predicate name, or InvalidInput."""
+    if isinstance(predicate, str) and predicate in _GOOD_PREDICATES:
+        return predicate
     if not isinstance(predicate, str) or not predicate.strip():
         raise InvalidInput(f"predicate must be a non-empty string; got {predicate!r}")
     if len(predicate) > MAX_PREDICATE_LENGTH or "\x00" in predicate or any(c in predicate for c in "\r\n\t"):
         raise InvalidInput(
             f"predicate {predicate[:40]!r} must be one line of at most {MAX_PREDICATE_LENGTH} characters"
         )
+    if predicate == predicate.strip() and len(_GOOD_PREDICATES) < 100_000:
+        _GOOD_PREDICATES.add(predicate)
     return predicate.strip()
+
+
+_GOOD_PREDICATES: set[str] = set()
 
 
 def check_actor(actor: object) -> str | None:
@@ -214,6 +227,7 @@ def write_claims(
     definitions = store.predicate_rows(connection, {p.predicate for p in prepared})
     _check_predicate_kinds(prepared, definitions)
     live = _load_standing(connection, prepared, facts)
+    by_id = {claim.claim_id: claim for group in live.values() for claim in group}
     batch = _Batch()
     results: list[ClaimId] = []
     first_claim_id = ids.take(store.claims, len(prepared))
@@ -223,7 +237,7 @@ def write_claims(
         group = live.setdefault(key, [])
         functional = _functional(item, definitions.get(item.predicate))
         families = {store.family_of(facts, c.source_id) for c in item.citations if c.relation == "supports"}
-        targets = [x for x in _all_live(live) if x.claim_id in item.supersedes]
+        targets = [by_id[i] for i in item.supersedes if i in by_id and by_id[i].scope == item.scope]
         missing = item.supersedes - {x.claim_id for x in targets}
         if missing:
             raise NotFound(
@@ -233,7 +247,10 @@ def write_claims(
         candidates = group + [t for t in targets if t not in group]
         incoming = Incoming(item.object_key, _at(item.valid_from), _at(item.valid_until),
                             frozenset(families), item.supersedes)
-        decision = decide(incoming, [c.standing() for c in candidates], functional=functional, now=now)
+        if candidates:
+            decision = decide(incoming, [c.standing(facts) for c in candidates], functional=functional, now=now)
+        else:
+            decision = Decision(valid_until=incoming.valid_until)
         if decision.corroborates is not None:
             target = next(c for c in candidates if c.claim_id == decision.corroborates)
             _corroborate(batch, ids, target, item, facts, now)
@@ -245,7 +262,6 @@ def write_claims(
                         if link.from_claim_id == c.claim_id and link.to_claim_id is None), None)
         created = _create(batch, ids, new_id, item, decision, facts, now,
                           ends_precision=ends_at.valid_from_precision if ends_at else None)
-        by_id = {c.claim_id: c for c in candidates}
         for change in decision.changes:
             target = by_id[change.claim_id]
             _change(batch, ids, target, status=change.status, interval=_change_interval(change, target, item),
@@ -254,6 +270,7 @@ def write_claims(
             batch.links.append(_link(ids, link.kind, link.from_claim_id or new_id, link.to_claim_id or new_id,
                                      item.scope, item.actor, now))
         group.append(created)
+        by_id[new_id] = created
         results.append(ClaimId(new_id))
     _flush(connection, batch, now)
     return results
@@ -261,10 +278,6 @@ def write_claims(
 
 def _at(instant: Instant | None) -> datetime | None:
     return instant.at if instant else None
-
-
-def _all_live(live: dict[Any, list[_Live]]) -> list[_Live]:
-    return [claim for group in live.values() for claim in group]
 
 
 def _functional(item: _Prepared, definition: Mapping[Any, Any] | None) -> bool:
@@ -307,10 +320,10 @@ def _resolve_entities(connection: Connection, prepared: Sequence[_Prepared], ids
     for scope in {scope for scope, _ in names}:
         found = store.root_entity_ids(connection, [n for s, n in names if s == scope], scope)
         roots.update({(scope, n): i for n, i in found.items()})
-    for (scope, normalized), name in names.items():
-        if (scope, normalized) not in roots:
-            roots[(scope, normalized)] = store.create_entity(
-                connection, ids, scope=scope, name=name, kind=None, now=now)
+    for scope in {scope for scope, _ in names}:
+        missing = [(n, name) for (s, n), name in names.items() if s == scope and (s, n) not in roots]
+        created = store.create_entities(connection, ids, scope=scope, names=[name for _, name in missing], now=now)
+        roots.update({(scope, n): entity_id for (n, _), entity_id in zip(missing, created, strict=True)})
     known = _entity_scopes(connection, given)
 
     def resolve(ref: EntityRef, scope: str) -> int:
@@ -391,9 +404,7 @@ def _load_standing(
             claim_id=row["claim_id"], object_key=object_key, status=row["status"],
             confidence=row["confidence"], valid_from=row["valid_from"], valid_until=row["valid_until"],
             valid_from_precision=row["valid_from_precision"], valid_until_precision=row["valid_until_precision"],
-            families={store.family_of(facts, s) for s in sources},
-            independence=[store.independence_keys(facts, s) for s in sources],
-            version_id=row["version_id"], reason=row["reason"], actor=row["actor"], cause=row["cause"],
+            sources=list(sources), version_id=row["version_id"], scope=row["scope"], reason=row["reason"], actor=row["actor"], cause=row["cause"],
         ))
     return live
 
@@ -419,15 +430,10 @@ def _create(
         "qualifiers": item.qualifiers, "recorded_at": now, "actor": item.actor,
     })
     supporting = [c for c in item.citations if c.relation == "supports"]
-    independence = [store.independence_keys(facts, c.source_id) for c in supporting]
     confidence = item.confidence
     if confidence is None:
         confidence = _default_confidence(facts, supporting)
     status = item.status
-    if decision.disputed or any(c.relation == "contradicts" for c in item.citations):
-        status = "disputed"
-    elif status == "reported" and store.count_independent(independence) >= 2:
-        status = "confirmed"
     valid_until = decision.valid_until if item.valid_until is None else item.valid_until.at
     until_precision = item.valid_until.precision if item.valid_until is not None else ends_precision
     claim = _Live(
@@ -435,9 +441,13 @@ def _create(
         valid_from=_at(item.valid_from), valid_until=valid_until,
         valid_from_precision=item.valid_from.precision if item.valid_from else None,
         valid_until_precision=until_precision,
-        families={store.family_of(facts, c.source_id) for c in supporting}, independence=independence,
-        version_id=None, actor=item.actor, cause=decision.cause,
+        sources=[c.source_id for c in supporting], version_id=None, scope=item.scope, actor=item.actor,
+        cause=decision.cause,
     )
+    if decision.disputed or len(supporting) < len(item.citations):  # contradicting evidence came along
+        claim.status = "disputed"
+    elif claim.status == "reported" and claim.independent_sources(facts) >= 2:
+        claim.status = "confirmed"
     batch.versions[claim_id] = _version_row(ids, claim, now)
     for citation in item.citations:
         batch.evidence.append(_evidence_row(ids, claim_id, citation, item.actor, now))
@@ -456,11 +466,9 @@ def _corroborate(
     for citation in item.citations:
         batch.evidence.append(_evidence_row(ids, target.claim_id, citation, item.actor, now))
     supporting = [c for c in item.citations if c.relation == "supports"]
-    before = store.count_independent(target.independence)
-    keys = target.independence + [store.independence_keys(facts, c.source_id) for c in supporting]
-    after = store.count_independent(keys)
-    target.independence = keys
-    target.families |= {store.family_of(facts, c.source_id) for c in supporting}
+    before = target.independent_sources(facts)
+    target.sources.extend(c.source_id for c in supporting)
+    after = target.independent_sources(facts)
     contradicted = any(c.relation == "contradicts" for c in item.citations)
     if after <= before and not contradicted:
         return  # the same source again: more rows, not more evidence
@@ -526,10 +534,23 @@ def _evidence_row(ids: store.Ids, claim_id: int, citation: Citation, actor: str 
     return {
         "id": ids.take(store.evidence), "claim_id": claim_id, "source_id": citation.source_id,
         "relation": citation.relation, "excerpt": citation.excerpt, "char_start": citation.char_start,
-        "char_end": citation.char_end, "page": citation.page, "locator": citation.locator,
+        "char_end": citation.char_end, "page": citation.page, "locator": _locator_json(citation),
         "anchor_method": "cited", "anchor_score": 1.0, "reanchored_from": None, "stale_at": None,
         "recorded_at": now, "actor": actor,
     }
+
+
+_LOCATORS: dict[int, tuple[Citation, store.JsonText]] = {}
+
+
+def _locator_json(citation: Citation) -> store.JsonText:
+    """The citation's locator as JSON, serialized once however many claims reuse the citation."""
+    cached = _LOCATORS.get(id(citation))
+    if cached is None or cached[0] is not citation:
+        if len(_LOCATORS) > 100_000:
+            _LOCATORS.clear()
+        cached = _LOCATORS[id(citation)] = (citation, store.json_text(citation.locator))
+    return cached[1]
 
 
 def _link(ids: store.Ids, kind: str, source: int, target: int, scope: str, actor: str | None,
@@ -565,7 +586,7 @@ def change_status(
         claim_id=claim, object_key="", status=row["status"], confidence=row["confidence"],
         valid_from=row["valid_from"], valid_until=row["valid_until"],
         valid_from_precision=row["valid_from_precision"], valid_until_precision=row["valid_until_precision"],
-        families=set(), independence=[], version_id=row["id"],
+        sources=[], version_id=row["id"],
     )
     batch = _Batch()
     interval: Interval | None = None

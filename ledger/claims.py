@@ -227,6 +227,8 @@ def canonical_json(data: Mapping[str, Any], *, what: str = "qualifiers") -> str:
     """Sorted, compact JSON of a mapping with string keys and JSON-safe, bounded values."""
     if not isinstance(data, Mapping):
         raise InvalidInput(f"{what} must be a mapping of names to values, not {type(data).__name__}")
+    if not data:
+        return "{}"
     _check_json(data, what=what, depth=0)
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 

@@ -67,8 +67,10 @@ def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
 def _sqlite_begin(connection: Connection) -> None:
     # Writers take the lock up front: a deferred BEGIN that later writes can fail with
     # SQLITE_BUSY without waiting, which the busy timeout cannot help.
-    write = connection.get_execution_options().get("ledger_write", False)
-    connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+    options = connection.get_execution_options()
+    if options.get("ledger_single_statement"):
+        return  # one SELECT is its own consistent snapshot; skip the BEGIN/ROLLBACK round trip
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if options.get("ledger_write") else "BEGIN")
 
 
 def is_sqlite(connection: Connection | Engine) -> bool:
@@ -77,11 +79,17 @@ def is_sqlite(connection: Connection | Engine) -> bool:
 
 
 @contextmanager
-def read_transaction(engine: Engine) -> Iterator[Connection]:
-    """A read-only transaction: one consistent snapshot for all its statements."""
+def read_transaction(engine: Engine, *, single_statement: bool = False) -> Iterator[Connection]:
+    """A read-only transaction: one consistent snapshot for all its statements.
+
+    ``single_statement=True`` promises one statement, which SQLite then runs without BEGIN.
+    """
     try:
-        with engine.connect() as connection, connection.begin():
-            yield connection
+        with engine.connect() as connection:
+            if single_statement:
+                connection.execution_options(ledger_single_statement=True)
+            with connection.begin():
+                yield connection
     except exc.DBAPIError as error:
         raise StoreError(f"the database failed while reading: {_reason(error)}") from error
 

@@ -13,12 +13,18 @@ from datetime import UTC, datetime
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Connection, Select, bindparam, func, or_, select
+from sqlalchemy import Connection, Select, String, bindparam, cast, func, or_, select
+from sqlalchemy.dialects.postgresql import dialect as postgresql_dialect
+from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
+from sqlalchemy.ext.compiler import compiles
+from sqlalchemy.sql.functions import FunctionElement
 
 from ledger import queries, store
 from ledger.claims import decode_value
 from ledger.entities import normalize_name
+from ledger.errors import StoreError
 from ledger.model import UTCTime
+from ledger.timeline import from_micros, to_micros
 from ledger.records import (
     VISIBLE_STATUSES,
     Claim,
@@ -65,16 +71,45 @@ def _root_by_name(kind: str) -> Any:
     return root_by_name
 
 
+class _joined_ids(FunctionElement[str]):  # noqa: N801  (SQL function names are lower case)
+    """Comma-joined text of an id column: group_concat on SQLite, string_agg on PostgreSQL."""
+
+    type = String()
+    inherit_cache = True
+
+
+@compiles(_joined_ids, "sqlite")
+def _joined_ids_sqlite(element: _joined_ids, compiler: Any, **kw: Any) -> str:
+    return f"group_concat({compiler.process(element.clauses, **kw)}, ',')"
+
+
+@compiles(_joined_ids, "postgresql")
+def _joined_ids_postgresql(element: _joined_ids, compiler: Any, **kw: Any) -> str:
+    return f"string_agg({compiler.process(element.clauses, **kw)}, ',')"
+
+
+def _evidence_ids(all_versions: bool) -> Any:
+    """Comma-joined ids of the claim's evidence known at :known_at (at each version, for history)."""
+    e = store.evidence
+    known = _v.c.recorded_at if all_versions else bindparam("known_at", type_=UTCTime())
+    return (
+        select(_joined_ids(cast(e.c.id, String)))
+        .where(e.c.claim_id == _c.c.id, e.c.recorded_at <= known)
+        .scalar_subquery()
+        .label("evidence_ids")
+    )
+
+
 @cache
 def _claims_statement(shape: tuple[Any, ...]) -> Select[Any]:
-    subject_kind, has_predicate, object_kind, time_mode, all_versions = shape
+    subject_kind, has_predicate, object_kind, time_mode, all_versions, statuses = shape
     statement = (
         select(
             _c.c.id, _c.c.scope, _c.c.subject_id, _subject.c.name.label("subject_name"), _c.c.predicate,
             _c.c.object_id, _object.c.name.label("object_name"), _c.c.value, _c.c.datatype, _c.c.qualifiers,
             _v.c.id.label("version_id"), _v.c.status, _v.c.confidence, _v.c.valid_from, _v.c.valid_until,
             _v.c.valid_from_precision, _v.c.valid_until_precision, _v.c.recorded_at, _v.c.invalidated_at,
-            _v.c.cause, _v.c.reason, _v.c.actor,
+            _v.c.cause, _v.c.reason, _v.c.actor, _evidence_ids(all_versions),
         )
         .join(_v, _v.c.claim_id == _c.c.id)
         .join(_subject, _subject.c.id == _c.c.subject_id)
@@ -95,7 +130,9 @@ def _claims_statement(shape: tuple[Any, ...]) -> Select[Any]:
         known = bindparam("known_at", type_=UTCTime())
         statement = statement.where(
             _v.c.recorded_at <= known, or_(_v.c.invalidated_at.is_(None), _v.c.invalidated_at > known),
-            _v.c.status.in_(bindparam("statuses", expanding=True)),
+            # Statuses are a fixed vocabulary, part of the cached shape: no expanding IN per call.
+            _v.c.status != "retracted" if set(statuses) == set(VISIBLE_STATUSES)
+            else or_(*(_v.c.status == status for status in statuses)),
         )
     if time_mode == "at":
         at = bindparam("valid_at", type_=UTCTime())
@@ -128,9 +165,10 @@ def find_claims(connection: Connection, query: Filter, *, now: datetime) -> list
         time_mode = None
     else:
         time_mode = "at"
-    shape = (_mode(query.subject), query.predicate is not None, _mode(query.object), time_mode, query.all_versions)
+    shape = (_mode(query.subject), query.predicate is not None, _mode(query.object), time_mode, query.all_versions,
+             tuple(sorted(set(query.statuses))))
     known_at = query.known_at or now
-    params: dict[str, Any] = {"scope": query.scope, "known_at": known_at, "statuses": list(query.statuses)}
+    params: dict[str, Any] = {"scope": query.scope, "known_at": known_at}
     for kind, ref in (("subject", query.subject), ("object", query.object)):
         if isinstance(ref, str):
             params[f"{kind}_name"] = normalize_name(ref)
@@ -142,58 +180,78 @@ def find_claims(connection: Connection, query: Filter, *, now: datetime) -> list
         params["valid_at"] = query.valid_at or now
     elif time_mode == "during" and query.during is not None:
         params["during_start"], params["during_end"] = query.during
-    rows = connection.execute(_claims_statement(shape), params).mappings().all()
-    evidence = evidence_ids(connection, {row["id"] for row in rows}, known_at=known_at)
-    return [claim_record(row, evidence.get(row["id"], ())) for row in rows]
+    return [claim_record(row) for row in _run_prepared(connection, shape, params)]
 
 
-def evidence_ids(connection: Connection, claim_ids: set[int], *, known_at: datetime) -> dict[int, tuple[EvidenceId, ...]]:
-    """claim id → ids of its evidence known at ``known_at``."""
-    found: dict[int, list[EvidenceId]] = {}
-    for chunk in store._chunks(sorted(claim_ids)):
-        for row in connection.execute(_EVIDENCE_IDS, {"ids": chunk, "known_at": known_at}):
-            found.setdefault(row[0], []).append(EvidenceId(row[1]))
-    return {claim_id: tuple(ids) for claim_id, ids in found.items()}
+_TIME_PARAMS = frozenset({"known_at", "valid_at", "during_start", "during_end"})
+_TIME_COLUMNS = frozenset({"valid_from", "valid_until", "recorded_at", "invalidated_at"})
 
 
-_EVIDENCE_IDS = (
-    select(store.evidence.c.claim_id, store.evidence.c.id)
-    .where(store.evidence.c.claim_id.in_(bindparam("ids", expanding=True)),
-           store.evidence.c.recorded_at <= bindparam("known_at", type_=UTCTime()))
-    .order_by(store.evidence.c.claim_id, store.evidence.c.id)
-)
+@cache
+def _prepared(shape: tuple[Any, ...], dialect_name: str) -> tuple[str, tuple[str, ...] | None, dict[str, Any], tuple[str, ...]]:
+    """(SQL, positional parameter order or None, constant parameters, result column names)."""
+    statement = _claims_statement(shape)
+    dialect = sqlite_dialect() if dialect_name == "sqlite" else postgresql_dialect()
+    compiled = statement.compile(dialect=dialect)
+    order = tuple(compiled.positiontup or ()) if compiled.positional else None
+    constants = {k: v for k, v in compiled.params.items() if v is not None}
+    return str(compiled), order, constants, tuple(c.key for c in statement.selected_columns)
 
 
-def claim_record(row: Mapping[Any, Any], evidence: Sequence[EvidenceId] = ()) -> Claim:
-    """A Claim record from a joined claims + versions row."""
+def _run_prepared(connection: Connection, shape: tuple[Any, ...], params: dict[str, Any]) -> list[dict[str, Any]]:
+    # The hot read path: a statement compiled once per shape, sent through the DBAPI with the
+    # few type conversions done here, skipping SQLAlchemy's per-call parameter processing.
+    sqlite = connection.dialect.name == "sqlite"
+    sql, order, constants, columns = _prepared(shape, connection.dialect.name)
+    values = {**constants, **params}
+    if sqlite:
+        for name in _TIME_PARAMS & values.keys():
+            values[name] = to_micros(values[name])
+    arguments: Any = tuple(values[name] for name in order) if order is not None else values
+    cursor = connection.connection.cursor()
+    try:
+        cursor.execute(sql, arguments)
+        rows = [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
+    except connection.dialect.loaded_dbapi.Error as error:
+        raise StoreError(f"the database failed while reading: {error}") from error
+    finally:
+        cursor.close()
+    for row in rows:
+        for name in _TIME_COLUMNS:
+            value = row[name]
+            if value is not None:
+                row[name] = from_micros(value) if sqlite else value.astimezone(UTC)
+    return rows
+
+
+def claim_record(row: Mapping[Any, Any]) -> Claim:
+    """A Claim record from a joined claims + versions row (with its evidence_ids column)."""
+    joined = row["evidence_ids"]
+    evidence = sorted(int(i) for i in joined.split(",")) if joined else []
     return Claim(
         id=ClaimId(row["id"]), scope=row["scope"], subject_id=EntityId(row["subject_id"]),
         subject=row["subject_name"], predicate=row["predicate"],
         object_id=None if row["object_id"] is None else EntityId(row["object_id"]), object=row["object_name"],
         value=decode_value(row["value"], row["datatype"]), datatype=row["datatype"],
-        qualifiers=json.loads(row["qualifiers"]), status=row["status"], confidence=row["confidence"],
+        qualifiers=json.loads(row["qualifiers"]) if row["qualifiers"] != "{}" else {}, status=row["status"], confidence=row["confidence"],
         valid_from=row["valid_from"], valid_until=row["valid_until"],
         valid_from_precision=row["valid_from_precision"], valid_until_precision=row["valid_until_precision"],
         recorded_at=row["recorded_at"], invalidated_at=row["invalidated_at"], version_id=row["version_id"],
-        cause=row["cause"], reason=row["reason"], actor=row["actor"], evidence_ids=tuple(evidence),
+        cause=row["cause"], reason=row["reason"], actor=row["actor"],
+        evidence_ids=tuple(EvidenceId(i) for i in evidence),
     )
 
 
 @cache
 def _versions_statement() -> Select[Any]:
-    base = _claims_statement((None, False, None, None, True))
+    base = _claims_statement((None, False, None, None, True, ()))
     return base.where(_c.c.id.in_(bindparam("ids", expanding=True)))
 
 
 def claim_versions(connection: Connection, claim_ids: Sequence[int], scope: str) -> list[Claim]:
     """Every version of these claims, oldest first, with the evidence known at each version."""
-    rows = connection.execute(_versions_statement(), {"scope": scope, "ids": list(claim_ids)}).mappings().all()
-    evidence = evidence_rows(connection, claim_ids, known_at=None)
-    result = []
-    for row in rows:
-        known = [e.id for e in evidence if e.claim_id == row["id"] and e.recorded_at <= row["recorded_at"]]
-        result.append(claim_record(row, known))
-    return result
+    rows = connection.execute(_versions_statement(), {"scope": scope, "ids": list(claim_ids)}).mappings()
+    return [claim_record(row) for row in rows]  # audit-paced: the ORM-free Core path is enough here
 
 
 def evidence_rows(connection: Connection, claim_ids: Sequence[int], *, known_at: datetime | None) -> list[Evidence]:

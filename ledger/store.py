@@ -10,12 +10,18 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Table, bindparam, func, insert, or_, select, tuple_, update
+import json
+from operator import itemgetter
+
+from sqlalchemy import JSON, Connection, Table, bindparam, func, insert, or_, select, update
+from sqlalchemy.dialects.postgresql import dialect as postgresql_dialect
+from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
 
 from ledger import model
 from ledger.entities import normalize_name
 from ledger.errors import AliasConflict, Conflict, NotFound
 from ledger.records import EntityId, SourceId
+from ledger.timeline import to_micros
 
 entities: Table = model.Entity.__table__  # type: ignore[attr-defined]
 aliases: Table = model.Alias.__table__  # type: ignore[attr-defined]
@@ -28,7 +34,7 @@ links: Table = model.ClaimLink.__table__  # type: ignore[attr-defined]
 predicates: Table = model.Predicate.__table__  # type: ignore[attr-defined]
 clock: Table = model.ClockState.__table__  # type: ignore[attr-defined]
 
-CHUNK = 500  # rows per IN (...) list; stays under SQLite's and psycopg's parameter limits
+CHUNK = 5000  # values per IN (...) list; stays under SQLite's and psycopg's parameter limits
 
 # ---------------------------------------------------------------- clock and ids
 
@@ -68,9 +74,66 @@ class Ids:
 
 
 def insert_rows(connection: Connection, table: Table, rows: Sequence[Mapping[Any, Any]]) -> None:
-    """executemany-insert plain dict rows (no ORM objects)."""
-    if rows:
-        connection.execute(insert(table), list(rows))
+    """executemany-insert plain dict rows (all with the same keys) straight through the DBAPI.
+
+    The statement is compiled by SQLAlchemy once per table and column set; values are converted
+    here (times to the stored form, JSON to text), skipping SQLAlchemy's per-row processing,
+    which costs more than the insert itself on bulk writes.
+    """
+    if not rows:
+        return
+    sql, columns, converters, positional = _insert_plan(table, tuple(rows[0]), connection.dialect.name)
+    converted = [(n, convert) for n, convert in enumerate(converters) if convert is not None]
+    values = itemgetter(*columns) if len(columns) > 1 else (lambda row: (row[columns[0]],))
+    data: list[Any] = []
+    for row in rows:
+        record = values(row)
+        if converted:
+            record = list(record)
+            for n, convert in converted:
+                if record[n] is not None:
+                    record[n] = convert(record[n])
+        data.append(tuple(record) if positional else dict(zip(columns, record, strict=True)))
+    connection.exec_driver_sql(sql, data)
+
+
+_PLANS: dict[tuple[str, tuple[str, ...], str], tuple[str, tuple[str, ...], tuple[Any, ...], bool]] = {}
+
+
+def _insert_plan(
+    table: Table, keys: tuple[str, ...], dialect_name: str
+) -> tuple[str, tuple[str, ...], tuple[Any, ...], bool]:
+    """(SQL, column order of its parameters, value converters, positional?) for these keys."""
+    key = (table.name, keys, dialect_name)
+    plan = _PLANS.get(key)
+    if plan is None:
+        dialect = sqlite_dialect() if dialect_name == "sqlite" else postgresql_dialect()
+        compiled = insert(table).compile(dialect=dialect, column_keys=list(keys))
+        columns = tuple(compiled.positiontup or ()) if compiled.positional else keys
+        converters = tuple(_converter(table.c[c].type, dialect_name) for c in columns)
+        plan = _PLANS[key] = (str(compiled), columns, converters, compiled.positional)
+    return plan
+
+
+def _converter(column_type: Any, dialect_name: str) -> Any:
+    if isinstance(column_type, model.UTCTime):
+        return None if dialect_name == "postgresql" else to_micros
+    if isinstance(column_type, JSON):
+        return _json_text
+    return None
+
+
+class JsonText(str):
+    """JSON already serialized (e.g. one locator shared by many evidence rows)."""
+
+
+def json_text(value: Any) -> JsonText:
+    """Serialize a value for a JSON column once."""
+    return JsonText(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+
+
+def _json_text(value: Any) -> str:
+    return value if isinstance(value, JsonText) else json_text(value)
 
 
 # ---------------------------------------------------------------- entities
@@ -93,13 +156,27 @@ def create_entity(
     connection: Connection, ids: Ids, *, scope: str, name: str, kind: str | None, now: datetime
 ) -> EntityId:
     """Insert an entity and its name as its first alias."""
-    entity_id = ids.take(entities)
-    connection.execute(
-        insert(entities),
-        {"id": entity_id, "scope": scope, "kind": kind, "name": name, "created_at": now},
-    )
-    add_aliases(connection, ids, EntityId(entity_id), [name], scope=scope, now=now)
-    return EntityId(entity_id)
+    [entity_id] = create_entities(connection, ids, scope=scope, names=[name], now=now, kind=kind)
+    return entity_id
+
+
+def create_entities(
+    connection: Connection, ids: Ids, *, scope: str, names: Sequence[str], now: datetime, kind: str | None = None
+) -> list[EntityId]:
+    """Insert entities whose names (distinct when normalized) no alias of ``scope`` holds yet."""
+    if not names:
+        return []
+    first_entity, first_alias = ids.take(entities, len(names)), ids.take(aliases, len(names))
+    insert_rows(connection, entities, [
+        {"id": first_entity + n, "scope": scope, "kind": kind, "name": name, "created_at": now}
+        for n, name in enumerate(names)
+    ])
+    insert_rows(connection, aliases, [
+        {"id": first_alias + n, "entity_id": first_entity + n, "scope": scope, "alias": name,
+         "normalized": normalize_name(name), "language": None, "recorded_at": now}
+        for n, name in enumerate(names)
+    ])
+    return [EntityId(first_entity + n) for n in range(len(names))]
 
 
 def add_aliases(
@@ -259,6 +336,20 @@ def family_of(facts: Mapping[int, Mapping[Any, Any]], source_id: int) -> int:
 
 def independence_keys(facts: Mapping[int, Mapping[Any, Any]], source_id: int) -> frozenset[str]:
     """Keys two sources share when they are not independent (same document or same text and publisher)."""
+    cache = _KEYS.get(id(facts))
+    if cache is None or cache[0] is not facts:
+        _KEYS.clear()
+        cache = _KEYS[id(facts)] = (facts, {})
+    known = cache[1].get(source_id)
+    if known is None:
+        known = cache[1][source_id] = _independence_keys(facts, source_id)
+    return known
+
+
+_KEYS: dict[int, tuple[Mapping[int, Mapping[Any, Any]], dict[int, frozenset[str]]]] = {}
+
+
+def _independence_keys(facts: Mapping[int, Mapping[Any, Any]], source_id: int) -> frozenset[str]:
     row = facts[source_id]
     keys = {f"family:{family_of(facts, source_id)}"}
     if row["publisher"]:
@@ -307,10 +398,15 @@ def standing_claims(
     base = select(*_STANDING_COLUMNS).join(versions, versions.c.claim_id == claims.c.id).where(
         versions.c.invalidated_at.is_(None), versions.c.status != "retracted"
     )
-    for chunk in _chunks(sorted(set(keys))):
-        rows.extend(connection.execute(
-            base.where(tuple_(claims.c.scope, claims.c.subject_id, claims.c.predicate).in_(chunk))
-        ).mappings())
+    wanted = set(keys)
+    for scope in sorted({k[0] for k in wanted}):
+        subjects = sorted({k[1] for k in wanted if k[0] == scope})
+        names = sorted({k[2] for k in wanted if k[0] == scope})
+        # subject IN (...) AND predicate IN (...) is a superset of the keys; filter it here.
+        for chunk in _chunks(subjects):
+            found = connection.execute(base.where(
+                claims.c.scope == scope, claims.c.subject_id.in_(chunk), claims.c.predicate.in_(names))).mappings()
+            rows.extend(r for r in found if (scope, r["subject_id"], r["predicate"]) in wanted)
     seen = {row["claim_id"] for row in rows}
     for chunk in _chunks(sorted(set(claim_ids) - seen)):
         rows.extend(connection.execute(base.where(claims.c.id.in_(chunk))).mappings())

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
@@ -52,6 +53,11 @@ def parse_time(value: TimeInput, *, what: str = "time") -> Instant:
             f"{what} must be a date, an aware datetime or an ISO string like '2026-04-15', "
             f"not {type(value).__name__}"
         )
+    return _parse_text(value, what)
+
+
+@lru_cache(maxsize=8192)
+def _parse_text(value: str, what: str) -> Instant:
     text = value.strip()
     partial = _PARTIAL.match(text)
     if partial:

@@ -221,3 +221,11 @@ def test_import_ledger_stays_light() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                             cwd=Path(__file__).resolve().parents[1])
     assert result.stdout.strip() == "[]"
+
+
+def test_ascii_fast_path_folds_like_the_unicode_path() -> None:
+    from ledger.entities import fold_unicode, normalize_name
+
+    for code in range(128):
+        name = f"Ab{chr(code)}cD"
+        assert normalize_name(name) == fold_unicode(name), repr(name)
