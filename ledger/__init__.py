@@ -37,6 +37,7 @@ from ledger.records import (
     PredicateInfo,
     Source,
     SourceId,
+    StaleEvidence,
 )
 
 __all__ = [
@@ -69,5 +70,6 @@ __all__ = [
     "ScopeMismatch",
     "Source",
     "SourceId",
+    "StaleEvidence",
     "StoreError",
 ]

@@ -12,10 +12,10 @@ from typing import Any, Literal, TypeVar
 
 from sqlalchemy import Connection, Engine, insert, select, update
 
-from ledger import assertions, db, reads, sources, store
+from ledger import assertions, db, queries, reads, sources, store
 from ledger.assertions import ClaimDraft, EntityRef, check_scope
 from ledger.entities import check_name, normalize_name
-from ledger.errors import Conflict, InvalidInput, NotFound, StoreError
+from ledger.errors import Conflict, InvalidInput, NeedsOCR, NotFound, StoreError
 from ledger.ingest.base import SourceDraft
 from ledger.records import (
     STATUSES,
@@ -32,6 +32,7 @@ from ledger.records import (
     Relation,
     Source,
     SourceId,
+    StaleEvidence,
     Trust,
 )
 from ledger.timeline import Clock, LedgerClock, TimeInput, parse_time
@@ -213,6 +214,74 @@ class Ledger:
             return reads.source_record(connection, row, created=created)
 
         return self._write(work)
+
+    def ingest_pdf(
+        self, path_or_bytes: str | os.PathLike[str] | bytes, *, uri: str | None = None,
+        password: str | None = None, trust: Trust = "trusted", scope: str = "default",
+    ) -> Source:
+        """Read a PDF (text in reading order, passages with page and bbox) into a source.
+
+        The same bytes again return the existing source; the same ``uri`` with new bytes makes a
+        revision and re-anchors the old revision's evidence.
+
+        Raises:
+            IngestError: unreadable, encrypted without the right password, too large, …
+            NeedsOCR: no page has a text layer; the source is recorded (``error.source_id``).
+        """
+        from ledger.ingest.pdf import read_pdf, read_pdf_file
+
+        if isinstance(path_or_bytes, (bytes, bytearray)):
+            draft = read_pdf(bytes(path_or_bytes), uri=uri, password=password)
+        else:
+            draft = read_pdf_file(path_or_bytes, uri=uri, password=password)
+        source = self.add_draft(draft, trust=trust, scope=scope)
+        if draft.page_count and len(draft.pages_without_text) == draft.page_count:
+            pages = ", ".join(map(str, draft.pages_without_text))
+            raise NeedsOCR(
+                f"{draft.uri or 'the PDF'} has no text layer on any page ({pages}); it is recorded as source "
+                f"{source.id}, but nothing in it can be cited until it is OCRed (e.g. with ocrmypdf) and ingested again",
+                pages=draft.pages_without_text, source_id=source.id)
+        return source
+
+    def ingest_html(
+        self, html: str | bytes, *, url: str, retrieved_at: TimeInput | None = None, encoding: str | None = None,
+        trust: Trust = "trusted", scope: str = "default",
+    ) -> Source:
+        """Read a web page's main text (no boilerplate) and metadata into a source; paragraphs
+        become passages. Revisions by ``url`` work as for ``ingest_pdf``."""
+        from ledger.ingest.html import read_html
+
+        retrieved = _time(retrieved_at, "retrieved_at")
+        return self.add_draft(read_html(html, url=url, retrieved_at=retrieved, encoding=encoding),
+                              trust=trust, scope=scope)
+
+    def ingest_url(
+        self, url: str, *, timeout: float = 20.0, max_bytes: int = 20 * 2**20, trust: Trust = "trusted",
+        scope: str = "default",
+    ) -> Source:
+        """Fetch a URL (one GET, with a timeout and a size limit) and ingest it as HTML or PDF."""
+        from ledger.ingest.html import fetch
+
+        fetched = fetch(url, timeout=timeout, max_bytes=max_bytes)
+        if fetched.content_type == "application/pdf":
+            return self.ingest_pdf(fetched.data, uri=fetched.url, trust=trust, scope=scope)
+        return self.ingest_html(fetched.data, url=fetched.url, retrieved_at=fetched.retrieved_at,
+                                encoding=fetched.charset, trust=trust, scope=scope)
+
+    def stale_evidence(self, *, scope: str = "default") -> list[StaleEvidence]:
+        """Evidence whose quote vanished from a newer revision of its source, with the claims
+        that lost their support (``claim_supported`` False)."""
+        scope = check_scope(scope)
+
+        def work(connection: Connection) -> list[StaleEvidence]:
+            rows = queries.run(connection, "stale_evidence", scope=scope).mappings()
+            return [StaleEvidence(
+                evidence_id=r["evidence_id"], claim_id=r["claim_id"], source_id=r["source_id"],
+                newer_source_id=r["newer_source_id"], relation=r["relation"], excerpt=r["excerpt"],
+                stale_at=r["stale_at"], claim_supported=bool(r["claim_supported"]),
+            ) for r in rows]
+
+        return self._read(work)
 
     def source(self, source: SourceRef) -> Source:
         """A stored source by record or id."""

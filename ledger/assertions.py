@@ -103,9 +103,10 @@ class _Live:
                         frozenset(store.family_of(facts, s) for s in self.sources))
 
     def independent_sources(self, facts: Mapping[int, Mapping[Any, Any]]) -> int:
-        if len(set(self.sources)) < 2:
-            return len(self.sources[:1])
-        return store.count_independent(store.independence_keys(facts, s) for s in set(self.sources))
+        distinct = set(self.sources)
+        if len(distinct) < 2:
+            return len(distinct)
+        return store.count_independent([store.independence_keys(facts, s) for s in distinct])
 
 
 @dataclass(slots=True)
@@ -138,12 +139,14 @@ def prepare(draft: ClaimDraft) -> _Prepared:
         raise InvalidInput(f"status {draft.status!r} cannot be asserted{hint}; use one of {ASSERTABLE_STATUSES}")
     confidence = None if draft.confidence is None else check_confidence(draft.confidence)
     citations = tuple(draft.evidence) if not isinstance(draft.evidence, Citation) else (draft.evidence,)
+    supported = False
     for citation in citations:
         if not isinstance(citation, Citation):
             raise InvalidInput(
                 f"evidence must be citations made by cite(); got {type(citation).__name__}"
             )
-    if not any(c.relation == "supports" for c in citations):
+        supported = supported or citation.relation == "supports"
+    if not supported:
         raise MissingEvidence(
             f"claim {predicate!r} has no supporting evidence; pass evidence=[ledger.cite(source, quote)] "
             f"with a quote from a stored source"

@@ -18,10 +18,11 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from ledger.api import Ledger
-from ledger.errors import LedgerError
+from ledger.errors import IngestError, LedgerError, NeedsOCR
 from ledger.records import Claim
 
 app = typer.Typer(
@@ -234,6 +235,86 @@ def assert_(
             print_json(claim)
         else:
             console.print(claims_table([claim], title=claim.cause or "asserted"))
+
+
+INGESTIBLE = {".pdf": "pdf", ".html": "html", ".htm": "html", ".xhtml": "html"}
+
+
+def _targets(items: list[str]) -> list[str]:
+    """Files, folders (searched for PDF and HTML files) and URLs, in a stable order."""
+    found: list[str] = []
+    for item in items:
+        path = Path(item)
+        if item.startswith(("http://", "https://")):
+            found.append(item)
+        elif path.is_dir():
+            found.extend(str(p) for p in sorted(path.rglob("*")) if p.suffix.lower() in INGESTIBLE and p.is_file())
+        else:
+            found.append(item)
+    return found
+
+
+def _ingest_one(ledger: Ledger, target: str, *, password: str | None, trust: Any, scope: str) -> tuple[str, str, str]:
+    """(units, passages, outcome) for one file or URL; errors become the outcome."""
+    try:
+        if target.startswith(("http://", "https://")):
+            source = ledger.ingest_url(target, trust=trust, scope=scope)
+        elif Path(target).suffix.lower() in (".html", ".htm", ".xhtml"):
+            path = Path(target)
+            try:
+                data = path.read_bytes()
+            except OSError as error:
+                raise IngestError(f"cannot read {target}: {error.strerror or error}") from error
+            source = ledger.ingest_html(data, url=path.resolve().as_uri(), trust=trust, scope=scope)
+        else:
+            source = ledger.ingest_pdf(target, password=password, trust=trust, scope=scope)
+    except NeedsOCR as error:
+        return str(len(error.pages)) + " pages", "0", f"[yellow]recorded, needs OCR[/] (source {error.source_id})"
+    except LedgerError as error:
+        return "", "", f"[red]error:[/] {error}"
+    units = f"{source.page_count} pages" if source.page_count else f"{source.passage_count} paragraphs"
+    if not source.created:
+        outcome = f"unchanged (source {source.id})"
+    elif source.revision_of is not None:
+        outcome = f"[cyan]new revision[/] of {source.revision_of} (source {source.id})"
+    else:
+        outcome = f"[green]ingested[/] (source {source.id})"
+    if source.pages_without_text:
+        outcome += f"; no text on pages {', '.join(map(str, source.pages_without_text))}"
+    return units, str(source.passage_count), outcome
+
+
+@app.command()
+def ingest(
+    targets: Annotated[list[str], typer.Argument(help="PDF or HTML files, folders, or http(s) URLs.")],
+    password: Annotated[str | None, typer.Option(help="Password for encrypted PDFs.")] = None,
+    untrusted: Annotated[bool, typer.Option(help="Store in quarantine:<scope>.")] = False,
+    scope: ScopeOption = "default", db: DbOption = None,
+) -> None:
+    """Ingest documents as sources with located passages; re-ingesting a changed one makes a revision.
+
+    Example: ledger ingest papers/ https://example.org/article.html
+    """
+    found = _targets(targets)
+    rows: list[tuple[str, str, str, str]] = []
+    with opened(db) as ledger, Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
+                                        MofNCompleteColumn(), TimeElapsedColumn(), console=errors) as progress:
+        task = progress.add_task("ingesting", total=len(found))
+        for target in found:
+            progress.update(task, description=Path(target).name if "://" not in target else target)
+            rows.append((target, *_ingest_one(ledger, target, password=password,
+                                              trust="untrusted" if untrusted else "trusted", scope=scope)))
+            progress.advance(task)
+    table = Table(title=f"{len(found)} document(s)", title_justify="left")
+    for column in ("file", "pages / paragraphs", "passages", "outcome"):
+        table.add_column(column)
+    for row in rows:
+        table.add_row(*row)
+    console.print(table)
+    failed = sum("error:" in outcome for *_, outcome in rows)
+    if failed or not found:
+        errors.print(f"{failed} of {len(found)} failed" if found else "nothing to ingest")
+        raise typer.Exit(2)
 
 
 DEMO_TEXT = (

@@ -287,7 +287,8 @@ def source_record(connection: Connection, row: Mapping[Any, Any], *, created: bo
         retrieved_at=row["retrieved_at"],
         revision_of=None if row["revision_of"] is None else SourceId(row["revision_of"]),
         passage_count=store.passage_count(connection, row["id"]),
-        pages_without_text=tuple(meta.get("pages_without_text", ())), created=created, text=row["text"],
+        page_count=meta.get("page_count"), pages_without_text=tuple(meta.get("pages_without_text", ())),
+        created=created, text=row["text"],
     )
 
 

@@ -49,6 +49,7 @@ class Source:
     retrieved_at: datetime | None = None
     revision_of: SourceId | None = None
     passage_count: int = 0
+    page_count: int | None = None
     pages_without_text: tuple[int, ...] = ()
     #: True when this call stored it; False when the same bytes were already there.
     created: bool = True
@@ -182,3 +183,18 @@ class PredicateInfo:
     datatype: str | None = None
     inverse: str | None = None
     description: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StaleEvidence:
+    """Evidence whose quote vanished from a newer revision of its source."""
+
+    evidence_id: EvidenceId
+    claim_id: ClaimId
+    source_id: SourceId
+    newer_source_id: SourceId | None
+    relation: Relation
+    excerpt: str
+    stale_at: datetime
+    #: False when the claim has no supporting evidence left in any newest revision.
+    claim_supported: bool

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -84,7 +84,47 @@ def store_draft(
         for p in draft.passages
     ]
     source_id = store.insert_source(connection, ids, row, passage_rows)
+    if previous is not None:
+        reanchor_evidence(connection, ids, previous_id=previous["id"], source_id=source_id, text=draft.text,
+                          passages=passage_rows, now=now)
     return store.source_row(connection, source_id), True
+
+
+def reanchor_evidence(
+    connection: Connection, ids: store.Ids, *, previous_id: int, source_id: int, text: str,
+    passages: Sequence[Mapping[Any, Any]], now: datetime,
+) -> None:
+    """Carry the previous revision's evidence into a new one, or flag it stale.
+
+    Each evidence row is looked for by position, then by its exact quote, then by a fuzzy
+    match guided by its prefix and suffix; the method and score are recorded on the new row,
+    which points back at the old one. Evidence whose quote is gone gets ``stale_at``.
+    """
+    from ledger.evidence import MatchText, reanchor  # the matcher loads on first use
+
+    rows = store.live_evidence_of_source(connection, previous_id)
+    if not rows:
+        return
+    prepared = MatchText(text)
+    moved: list[dict[str, Any]] = []
+    stale: list[int] = []
+    for row in rows:
+        quote = next((s for s in row["locator"].get("selectors", ()) if s.get("type") == "TextQuoteSelector"), {})
+        anchor = reanchor(prepared, exact=row["excerpt"], start=row["char_start"], end=row["char_end"],
+                          prefix=quote.get("prefix", ""), suffix=quote.get("suffix", ""))
+        if anchor is None:
+            stale.append(row["id"])
+            continue
+        locator, page = build_locator(text, anchor.start, anchor.end, passages)
+        moved.append({
+            "id": ids.take(store.evidence), "claim_id": row["claim_id"], "source_id": source_id,
+            "relation": row["relation"], "excerpt": text[anchor.start:anchor.end], "char_start": anchor.start,
+            "char_end": anchor.end, "page": page, "locator": locator, "anchor_method": anchor.method,
+            "anchor_score": anchor.score, "reanchored_from": row["id"], "stale_at": None, "recorded_at": now,
+            "actor": "ledger:reanchor",
+        })
+    store.insert_rows(connection, store.evidence, moved)
+    store.mark_stale(connection, stale, now)
 
 
 def cite(

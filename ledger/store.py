@@ -358,12 +358,19 @@ def _independence_keys(facts: Mapping[int, Mapping[Any, Any]], source_id: int) -
 
 
 def count_independent(key_sets: Iterable[frozenset[str]]) -> int:
-    """How many mutually independent sources a set of sources amounts to."""
+    """How many mutually independent sources a set of sources amounts to (sources sharing a
+    key, directly or through others, count once)."""
     groups: list[set[str]] = []
     for keys in key_sets:
-        joined = [g for g in groups if g & keys]
-        merged = set(keys).union(*joined)
-        groups = [g for g in groups if not g & keys] + [merged]
+        touching = [g for g in groups if not g.isdisjoint(keys)]
+        if not touching:
+            groups.append(set(keys))
+            continue
+        first = touching[0]
+        first.update(keys)
+        for other in touching[1:]:
+            first.update(other)
+            groups.remove(other)
     return len(groups)
 
 
@@ -455,6 +462,27 @@ def current_version(connection: Connection, claim_id: int) -> Mapping[Any, Any]:
     if row is None:
         raise NotFound(f"claim {claim_id} does not exist")
     return row
+
+
+_LIVE_EVIDENCE = (
+    select(evidence).where(evidence.c.source_id == bindparam("id"), evidence.c.stale_at.is_(None))
+    .order_by(evidence.c.id)
+)
+_MARK_STALE = (
+    update(evidence).where(evidence.c.id == bindparam("evidence_id"), evidence.c.stale_at.is_(None))
+    .values(stale_at=bindparam("now"))
+)
+
+
+def live_evidence_of_source(connection: Connection, source_id: int) -> list[Mapping[Any, Any]]:
+    """Evidence rows citing a source that are not flagged stale."""
+    return list(connection.execute(_LIVE_EVIDENCE, {"id": source_id}).mappings())
+
+
+def mark_stale(connection: Connection, evidence_ids: Sequence[int], now: datetime) -> None:
+    """Flag evidence whose quote vanished from the newest revision of its source."""
+    if evidence_ids:
+        connection.execute(_MARK_STALE, [{"evidence_id": e, "now": now} for e in evidence_ids])
 
 
 _PREDICATES = select(predicates).where(predicates.c.name.in_(bindparam("names", expanding=True)))

@@ -55,3 +55,16 @@ def test_failures_exit_non_zero_with_a_message(tmp_path: Path) -> None:
     run("add-source", str(notes), "--db", db)
     code, _, err = run("assert", "a", "b", "--value", "c", "--source", "1", "--quote", "absent words", "--db", db)
     assert code == 3 and "absent words" in err
+
+
+def test_ingest_reports_each_document_and_fails_when_one_fails(tmp_path: Path) -> None:
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures"
+    db = str(tmp_path / "cli.db")
+    code, out, _ = run("ingest", str(fixtures / "pdf" / "two-column.pdf"), str(fixtures / "html" / "article.html"),
+                       "--db", db)
+    assert code == 0 and out.count("ingested") == 2
+    code, out, _ = run("ingest", str(fixtures / "pdf" / "two-column.pdf"), "--db", db)
+    assert code == 0 and "unchanged" in out
+    code, out, err = run("ingest", str(fixtures / "pdf" / "encrypted.pdf"), str(fixtures / "pdf" / "image-only.pdf"),
+                         "--db", db)
+    assert code == 2 and "encrypted" in out and "needs OCR" in out and "1 of 2 failed" in err

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import random
+from pathlib import Path
+from typing import TypedDict
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,8 +21,8 @@ def norm(s: str) -> str:
     return MatchText(s).normalized.strip(" ")
 
 
-def excerpt(text: str, quote: str, **kwargs: object) -> str:
-    a = locate_quote(text, quote, **kwargs)  # type: ignore[arg-type]
+def excerpt(text: str, quote: str) -> str:
+    a = locate_quote(text, quote)
     return text[a.start : a.end]
 
 
@@ -183,10 +187,7 @@ def test_span_never_includes_surrounding_whitespace() -> None:
 # --------------------------------------------------------------------------- several occurrences, within
 
 
-TWICE = (
-    "In 2021 the board said revenue grew 5% in Europe. "
-    "In 2022 the board said revenue grew 5% in Asia."
-)
+TWICE = "In 2021 the board said revenue grew 5% in Europe. In 2022 the board said revenue grew 5% in Asia."
 
 
 def test_first_occurrence_without_context() -> None:
@@ -310,30 +311,49 @@ def test_quote_context() -> None:
 
 # --------------------------------------------------------------------------- reanchor
 
+
+def doc(*paragraphs: str) -> str:
+    return "\n\n".join(paragraphs)
+
+
 P1 = "The company was founded in 1990 in Oslo by two engineers."
 P2 = "Company A holds 62% of ordinary shares as of March 2024, according to the filing."
 P3 = "Its headquarters moved to Bergen in 2005 after a merger with a rival firm."
 P4 = "Revenue for the year was 1.2 billion kroner, up from 1.1 billion."
-OLD = "\n\n".join([P1, P2, P3, P4])
+OLD = doc(P1, P2, P3, P4)
 QUOTE = "holds 62% of ordinary shares as of March 2024"
 
 
-def _evidence(text: str = OLD, quote: str = QUOTE) -> dict[str, object]:
+class Evidence(TypedDict):
+    exact: str
+    start: int
+    end: int
+    prefix: str
+    suffix: str
+
+
+def _evidence(text: str = OLD, quote: str = QUOTE) -> Evidence:
     a = locate_quote(text, quote)
     prefix, suffix = quote_context(text, a.start, a.end)
-    return {"exact": text[a.start : a.end], "start": a.start, "end": a.end, "prefix": prefix, "suffix": suffix}
+    return {
+        "exact": text[a.start : a.end],
+        "start": a.start,
+        "end": a.end,
+        "prefix": prefix,
+        "suffix": suffix,
+    }
 
 
 def test_reanchor_unchanged_is_position() -> None:
     ev = _evidence()
-    a = reanchor(OLD, **ev)  # type: ignore[arg-type]
-    assert a == Anchor(ev["start"], ev["end"], "position", 1.0)  # type: ignore[arg-type]
+    a = reanchor(OLD, **ev)
+    assert a == Anchor(ev["start"], ev["end"], "position", 1.0)
 
 
 def test_reanchor_moved_paragraph_is_quote() -> None:
     ev = _evidence()
-    new = "\n\n".join([P1, P3, P4, P2])
-    a = reanchor(new, **ev)  # type: ignore[arg-type]
+    new = doc(P1, P3, P4, P2)
+    a = reanchor(new, **ev)
     assert a is not None and a.method == "quote" and a.score == 1.0
     assert new[a.start : a.end] == QUOTE
     assert a.start != ev["start"]
@@ -342,15 +362,15 @@ def test_reanchor_moved_paragraph_is_quote() -> None:
 def test_reanchor_reflowed_paragraph_is_quote() -> None:
     ev = _evidence()
     new = OLD.replace("ordinary shares as", "ordinary\nshares  as").replace("Oslo", "Oslo, Norway,")
-    a = reanchor(MatchText(new), **ev)  # type: ignore[arg-type]
+    a = reanchor(MatchText(new), **ev)
     assert a is not None and a.method == "quote"
     assert new[a.start : a.end] == "holds 62% of ordinary\nshares  as of March 2024"
 
 
 def test_reanchor_changed_word_is_fuzzy() -> None:
     ev = _evidence()
-    new = "\n\n".join([P1, P3, P2.replace("62%", "64%"), P4])
-    a = reanchor(new, **ev)  # type: ignore[arg-type]
+    new = doc(P1, P3, P2.replace("62%", "64%"), P4)
+    a = reanchor(new, **ev)
     assert a is not None and a.method == "fuzzy"
     assert 0.85 <= a.score < 1.0
     assert new[a.start : a.end] == "holds 64% of ordinary shares as of March 2024"
@@ -359,7 +379,7 @@ def test_reanchor_changed_word_is_fuzzy() -> None:
 def test_reanchor_changed_word_at_the_edge_uses_context() -> None:
     ev = _evidence()
     new = OLD.replace("March 2024", "March 2025")
-    a = reanchor(new, **ev)  # type: ignore[arg-type]
+    a = reanchor(new, **ev)
     assert a is not None and a.method == "fuzzy"
     assert new[a.start : a.end] == "holds 62% of ordinary shares as of March 2025"
 
@@ -367,15 +387,15 @@ def test_reanchor_changed_word_at_the_edge_uses_context() -> None:
 def test_reanchor_changed_word_below_min_score_is_none() -> None:
     ev = _evidence()
     new = OLD.replace("62%", "64%")
-    a = reanchor(new, **ev, min_score=0.99)  # type: ignore[arg-type]
+    a = reanchor(new, **ev, min_score=0.99)
     assert a is None
 
 
 def test_reanchor_deleted_paragraph_is_none() -> None:
     ev = _evidence()
-    new = "\n\n".join([P1, P3, P4])
-    assert reanchor(new, **ev) is None  # type: ignore[arg-type]
-    assert reanchor(MatchText(new), **ev) is None  # type: ignore[arg-type]
+    new = doc(P1, P3, P4)
+    assert reanchor(new, **ev) is None
+    assert reanchor(MatchText(new), **ev) is None
 
 
 def test_reanchor_repeated_quote_prefers_context_then_nearness() -> None:
@@ -404,25 +424,94 @@ def test_reanchor_fuzzy_in_a_long_text_stays_near_the_evidence() -> None:
     old = filler + "\n\n" + OLD + "\n\n" + filler
     ev = _evidence(old)
     new = filler + " extra words here\n\n" + OLD.replace("ordinary", "common") + "\n\n" + filler
-    a = reanchor(MatchText(new), **ev)  # type: ignore[arg-type]
+    a = reanchor(MatchText(new), **ev)
     assert a is not None and a.method == "fuzzy"
     assert new[a.start : a.end] == "holds 62% of common shares as of March 2024"
+
+
+# --------------------------------------------------------------------------- a real PDF
+
+REAL_PDF = (
+    Path(__file__).resolve().parents[2] / "shared" / "realworld" / "pdf" / "tracemonkey-two-column-paper.pdf"
+)
+
+
+def test_quotes_copied_from_a_real_pdf_are_found() -> None:
+    """Stored text keeps ligatures and line-break hyphens; the agent's copy has neither."""
+    if not REAL_PDF.exists():
+        pytest.skip(f"the shared real-world corpus is absent ({REAL_PDF})")
+    pymupdf = pytest.importorskip("pymupdf")
+    with pymupdf.open(REAL_PDF) as pdf:
+        stored = "".join(page.get_text() for page in pdf)
+        copied = "".join(
+            page.get_text(flags=pymupdf.TEXT_DEHYPHENATE | pymupdf.TEXT_PRESERVE_WHITESPACE) for page in pdf
+        )
+    assert "\ufb01" in stored and "-\n" in stored and "\ufb01" not in copied
+    mt = MatchText(stored)
+    words = copied.split()
+    rng = random.Random(7)
+    for _ in range(200):
+        i = rng.randrange(len(words) - 12)
+        quote = " ".join(words[i : i + rng.randint(3, 12)])
+        a = locate_quote(mt, quote)
+        assert norm(stored[a.start : a.end]).replace("-", "") == norm(quote).replace("-", "")
 
 
 # --------------------------------------------------------------------------- properties
 
 PIECES = list("abcdefilstAB019 .,;") + [
-    " ", " ", "  ", "\n", "\t", "\u00a0", "\r\n", "-", "-\n", "\u2010", "\u2013", "\u2014", "\u2212",
-    "'", "\u2019", "\u2018", '"', "\u201c", "\u201d", "\ufb01", "\ufb02", "\ufb00", "\ufb03", "\ufb04",
-    "\u00ad", "\u200b", "\ufeff", "\u2026", "fi", "ff", "...",
+    " ",
+    " ",
+    "  ",
+    "\n",
+    "\t",
+    "\u00a0",
+    "\r\n",
+    "-",
+    "-\n",
+    "\u2010",
+    "\u2013",
+    "\u2014",
+    "\u2212",
+    "'",
+    "\u2019",
+    "\u2018",
+    '"',
+    "\u201c",
+    "\u201d",
+    "\ufb01",
+    "\ufb02",
+    "\ufb00",
+    "\ufb03",
+    "\ufb04",
+    "\u00ad",
+    "\u200b",
+    "\ufeff",
+    "\u2026",
+    "fi",
+    "ff",
+    "...",
 ]
-texts = st.lists(st.sampled_from(PIECES), min_size=1, max_size=60).map("".join)
+texts = (
+    st.lists(st.sampled_from(PIECES), min_size=1, max_size=60).map("".join).filter(lambda t: norm(t) != "")
+)
 
 WHITESPACE_RUNS = [" ", "  ", "\n", "\t", "\u00a0", " \n ", "\r\n", "\u2009"]
 SWAPS = {
-    "\ufb01": "fi", "\ufb02": "fl", "\ufb00": "ff", "\ufb03": "ffi", "\ufb04": "ffl",
-    "'": "\u2019", "\u2019": "'", "\u2018": "'", '"': "\u201d", "\u201c": '"', "\u201d": '"',
-    "\u2013": "-", "\u2014": "\u2013", "\u2026": "...",
+    "\ufb01": "fi",
+    "\ufb02": "fl",
+    "\ufb00": "ff",
+    "\ufb03": "ffi",
+    "\ufb04": "ffl",
+    "'": "\u2019",
+    "\u2019": "'",
+    "\u2018": "'",
+    '"': "\u201d",
+    "\u201c": '"',
+    "\u201d": '"',
+    "\u2013": "-",
+    "\u2014": "\u2013",
+    "\u2026": "...",
 }
 
 

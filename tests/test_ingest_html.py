@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import importlib.util
 import json
 import re
 import resource
@@ -47,11 +46,12 @@ WITH_FLOOR = 0.6
 
 
 def _load_builder() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("build_html", ROOT / "fixtures" / "build_html.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
+    """fixtures/build_html.py as a module (executed from source: no bytecode left in fixtures/)."""
+    path = ROOT / "fixtures" / "build_html.py"
+    module = ModuleType("build_html")
+    module.__file__ = str(path)
     sys.modules["build_html"] = module  # dataclasses look their module up while building
-    spec.loader.exec_module(module)
+    exec(compile(path.read_text(encoding="utf-8"), path, "exec"), module.__dict__)  # noqa: S102 - our own script
     return module
 
 
@@ -186,8 +186,10 @@ def test_structure_one_passage_per_block() -> None:
     draft = _read_fixture("structured.html")
     assert _passage_texts(draft) == [
         "Configuring the tide gauge exporter",
-        "The exporter reads gauge samples from a serial port and publishes them every ten seconds. "
-        "Configure it with a single file named gauge.toml.",
+        (
+            "The exporter reads gauge samples from a serial port and publishes them every ten seconds. "
+            "Configure it with a single file named gauge.toml."
+        ),
         "Requirements",
         "A gauge that speaks the NMEA 0183 sentence $GPXDR.",
         "Python 3.11 or later, with the serial extra installed.",
@@ -205,6 +207,37 @@ def test_structure_one_passage_per_block() -> None:
         "Line one of the address block\nLine two of the address block",
         "Restart the service after changing the file; the exporter does not reload its configuration on its own.",
     ]
+
+
+LIGHTHOUSE = [
+    "The harbour master confirmed on Monday that the old lighthouse will reopen in June.",
+    "Volunteers repainted the tower and replaced the cracked lantern glass last winter.",
+    "Tickets will cost four pounds for adults, and children under twelve go free.",
+]
+
+
+def test_layout_table_cells_are_walked_as_blocks() -> None:
+    cell = "<br><br>".join(LIGHTHOUSE)
+    page = f"<html><body><table><tr><td>{cell}</td><td>Opening hours on the noticeboard</td></tr></table></body></html>"
+    assert _passage_texts(read_html(page)) == [*LIGHTHOUSE, "Opening hours on the noticeboard"]
+
+
+def test_text_trafilatura_rescues_line_by_line_becomes_one_passage_per_line() -> None:
+    # no paragraphs at all: trafilatura falls back to the page's text, one block per line
+    page = "<html><body><center>" + "".join(f"<b>{line}</b>" for line in LIGHTHOUSE) + "</center></body></html>"
+    draft = read_html(page)
+    assert _passage_texts(draft) == LIGHTHOUSE
+    assert_passages(draft)
+
+
+def test_a_short_article_without_spaces_is_prose() -> None:
+    paragraph = "海港议会周三晚间批准了一项耗资四千八百万英镑的潮汐屏障计划，以保护低洼街道免受冬季洪水侵袭。"
+    page = (
+        f'<html lang="zh"><head><meta charset="utf-8"></head><body><article><p>{paragraph}</p></article></body></html>'
+    )
+    draft = read_html(page.encode("utf-8"))
+    assert _passage_texts(draft) == [paragraph]
+    assert draft.metadata["language"] == "zh"
 
 
 # --- real-world pages ---------------------------------------------------------------------------
@@ -321,7 +354,7 @@ def test_naive_retrieved_at_is_refused() -> None:
 
 # --- charsets -----------------------------------------------------------------------------------
 
-POLISH = "ą ć ę ł ń ó ś ź ż Ą Ć Ę Ł Ń Ó Ś Ź Ż".split()
+POLISH = [*"ąćęłńóśźżĄĆĘŁŃÓŚŹŻ"]
 
 
 def _assert_polish(draft: SourceDraft) -> None:
@@ -394,6 +427,7 @@ ARTICLE = _fixture("article.html")
     [
         (b"", "is empty (0 bytes"),
         (b" \n\t\r\n ", "is empty (6 bytes"),
+        (b"\xef\xbb\xbf \n", "is empty (5 bytes"),
         ("", "is empty"),
         (_fixture("no-main-content.html"), "contains no main text; is it a navigation or login page?"),
         (b"<html><head><title>Nothing</title></head><body></body></html>", "contains no main text"),
@@ -406,9 +440,20 @@ ARTICLE = _fixture("article.html")
         (bytes(range(256)) * 40, "not HTML: "),
     ],
     ids=[
-        "empty", "whitespace", "empty-str", "login", "empty-body", "pdf", "zip", "gzip", "png",
-        "plain-text", "json", "binary",
-    ],  # fmt: skip
+        "empty",
+        "whitespace",
+        "bom-only",
+        "empty-str",
+        "login",
+        "empty-body",
+        "pdf",
+        "zip",
+        "gzip",
+        "png",
+        "plain-text",
+        "json",
+        "binary",
+    ],
 )
 def test_bad_input_is_refused_with_the_reason(document: str | bytes, message: str) -> None:
     with pytest.raises(IngestError, match=re.escape(message)):
@@ -445,7 +490,7 @@ def _within(seconds: float, call: Callable[[], object]) -> object:
     def run() -> None:
         try:
             outcome.append(call())
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - handed to the test to inspect
             outcome.append(exc)
 
     worker = threading.Thread(target=run, daemon=True)
@@ -460,9 +505,7 @@ def _max_rss_mib() -> float:
 
 
 def _entity_bomb(levels: int = 10) -> str:
-    entities = ['<!ENTITY lol0 "lol">'] + [
-        f'<!ENTITY lol{i} "{f"&lol{i - 1};" * 10}">' for i in range(1, levels)
-    ]
+    entities = ['<!ENTITY lol0 "lol">'] + [f'<!ENTITY lol{i} "{f"&lol{i - 1};" * 10}">' for i in range(1, levels)]
     return "<!DOCTYPE html [\n" + "\n".join(entities) + "\n]>\n"
 
 
@@ -614,7 +657,9 @@ ROUTES: dict[str, Callable[[_Handler], None]] = {
         200, gzip.compress(ARTICLE, mtime=0), {"Content-Type": "text/html", "Content-Encoding": "gzip"}
     ),
     "/gzip-bomb": lambda h: h.send(
-        200, gzip.compress(b"<p>" + b" " * 30_000_000, mtime=0), {"Content-Type": "text/html", "Content-Encoding": "gzip"}
+        200,
+        gzip.compress(b"<p>" + b" " * 30_000_000, mtime=0),
+        {"Content-Type": "text/html", "Content-Encoding": "gzip"},
     ),
     "/brotli": lambda h: h.send(200, b"\x0b\x00", {"Content-Type": "text/html", "Content-Encoding": "br"}),
     "/slow": _Handler.slow,
@@ -716,7 +761,9 @@ def test_fetch_follows_a_redirect_chain(base: str) -> None:
 
 
 def test_fetch_size_limits(base: str) -> None:
-    with pytest.raises(IngestError, match=re.escape("is 50,000,000 bytes (Content-Length), over the limit of 1,000,000")):
+    with pytest.raises(
+        IngestError, match=re.escape("is 50,000,000 bytes (Content-Length), over the limit of 1,000,000")
+    ):
         fetch(f"{base}/big-declared", max_bytes=1_000_000)
     with pytest.raises(IngestError, match=re.escape("/big-stream sent more than 200,000 bytes; refusing it")):
         fetch(f"{base}/big-stream", max_bytes=200_000)

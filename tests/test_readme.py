@@ -15,6 +15,7 @@ README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding=
 
 def test_the_python_examples_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
     monkeypatch.chdir(tmp_path)
+    (tmp_path / "fixtures").symlink_to(Path(__file__).resolve().parents[1] / "fixtures")
     blocks = re.findall(r"```python\n(.*?)```", README, flags=re.S)
     assert blocks
     for block in blocks:

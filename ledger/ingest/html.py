@@ -26,16 +26,17 @@ from ledger.ingest.base import PassageDraft, SourceDraft, content_hash
 
 if TYPE_CHECKING:
     import urllib.request
-    from http.client import HTTPMessage
+    from http.client import HTTPMessage, HTTPResponse
 
     from lxml.etree import _Element
+    from trafilatura.settings import Document
 
-__all__ = ["DEFAULT_MAX_BYTES", "PARAGRAPH_SEPARATOR", "USER_AGENT", "Fetched", "fetch", "read_html"]
+__all__ = ["CELL_SEPARATOR", "DEFAULT_MAX_BYTES", "PARAGRAPH_SEPARATOR", "USER_AGENT", "Fetched", "fetch", "read_html"]
 
 DEFAULT_MAX_BYTES = 20 * 2**20
 PARAGRAPH_SEPARATOR = "\n\n"
 CELL_SEPARATOR = " | "
-USER_AGENT = "ledger/0.1 (source-backed claim ledger; +https://pypi.org/project/ledger/) Python-urllib"
+USER_AGENT = "ledger/0.1 (a source-backed claim ledger for research agents; Python urllib)"
 _ACCEPT = "text/html,application/xhtml+xml;q=0.9,application/pdf;q=0.8,*/*;q=0.1"
 _HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 _FETCHABLE_TYPES = _HTML_TYPES | {"application/pdf"}
@@ -63,7 +64,7 @@ def read_html(
         encoding: the charset from the HTTP Content-Type header, if any. It wins over the
             page's own declaration; only a byte-order mark, or bytes that are valid UTF-8 where a
             legacy charset is claimed, override it.
-        max_bytes: refuse larger documents.
+        max_bytes: refuse larger documents (a str counts its UTF-8 bytes).
 
     Raises:
         IngestError: empty, too large, not HTML, unparseable, or without main text.
@@ -78,9 +79,12 @@ def read_html(
         raise IngestError("retrieved_at must be timezone-aware (for example datetime.now(UTC))")
     _refuse_known_binary(raw, where)
     if isinstance(html, str):
-        text, codec = html.removeprefix("\ufeff"), "utf-8"
+        # via the bytes: lone surrogates (hashed as given) reach the parser as U+FFFD
+        text, codec = raw.decode("utf-8", "replace").removeprefix("\ufeff"), "utf-8"
     else:
         text, codec = _decode(raw, encoding)
+    if not text.strip():  # a byte-order mark and nothing else, say
+        raise IngestError(f"{where} is empty ({len(raw)} bytes, no content)")
     _refuse_non_html(text, where)
 
     document = _extract(text, url, where)
@@ -92,7 +96,7 @@ def read_html(
         )
     body, passages = _join(paragraphs)
     head = _head_meta(text)
-    published_at = _published_at(document.date, head)
+    published_at = _published_at(document.date, head, text)
     return SourceDraft(
         kind="web",
         text=body,
@@ -113,7 +117,10 @@ def _as_bytes(html: str | bytes) -> bytes:
     if isinstance(html, bytes):
         return html
     if isinstance(html, str):
-        return html.encode("utf-8", "surrogatepass")
+        try:
+            return html.encode("utf-8")
+        except UnicodeEncodeError:  # lone surrogates: hash them as given
+            return html.encode("utf-8", "surrogatepass")
     raise IngestError(f"read_html takes the page as str or bytes, not {type(html).__name__}")
 
 
@@ -209,14 +216,14 @@ def _decode(raw: bytes, encoding: str | None) -> tuple[str, str]:
     for bom, codec in _BOMS:
         if raw.startswith(bom):
             return raw[len(bom) :].decode(codec, "replace"), codec
-    for codec in (_codec(encoding), _declared(raw)):
-        if codec is None:
+    for label in (_codec(encoding), _declared(raw)):
+        if label is None:
             continue
-        if codec != "utf-8" and not raw.isascii() and _is_utf8(raw):
+        if label != "utf-8" and not raw.isascii() and _is_utf8(raw):
             # Valid multi-byte UTF-8 read as a legacy charset is mojibake: the label is wrong
             # (servers that default to ISO-8859-1 are the usual cause).
             return raw.decode("utf-8"), "utf-8"
-        return raw.decode(codec, "replace"), codec
+        return raw.decode(label, "replace"), label
     wide = _utf16_without_bom(raw)
     if wide is not None:
         return raw.decode(wide, "replace"), wide
@@ -224,13 +231,13 @@ def _decode(raw: bytes, encoding: str | None) -> tuple[str, str]:
         return raw.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:
         pass
-    from charset_normalizer import from_bytes  # noqa: PLC0415 - only for undeclared legacy pages
+    from charset_normalizer import from_bytes  # only for undeclared legacy pages
 
     guess = from_bytes(raw).best()
-    codec = _codec(guess.encoding) if guess is not None else None
-    if codec is None:
+    guessed = _codec(guess.encoding) if guess is not None else None
+    if guessed is None:
         return raw.decode("utf-8", "replace"), "utf-8"
-    return raw.decode(codec, "replace"), codec
+    return raw.decode(guessed, "replace"), guessed
 
 
 def _is_utf8(raw: bytes) -> bool:
@@ -256,14 +263,11 @@ def _utf16_without_bom(raw: bytes) -> str | None:
 
 # --- extraction ----------------------------------------------------------------------------------
 
-if TYPE_CHECKING:
-    from trafilatura.settings import Document
-
 
 def _extract(text: str, url: str | None, where: str) -> Document:
     """Run trafilatura (main text and metadata, no comments) and return its document."""
-    import trafilatura  # noqa: PLC0415 - heavy; `import ledger` stays cheap
-    from trafilatura.settings import Document  # noqa: PLC0415
+    import trafilatura  # heavy: `import ledger` stays cheap
+    from trafilatura.settings import Document
 
     try:
         document = trafilatura.bare_extraction(
@@ -283,11 +287,27 @@ def _extract(text: str, url: str | None, where: str) -> Document:
     except Exception as exc:  # a parser failure deep inside a third-party library
         raise IngestError(f"{where} could not be parsed as HTML: {type(exc).__name__}: {exc}") from exc
     if not isinstance(document, Document):
+        if _too_deep(text):
+            raise IngestError(
+                f"{where} nests its elements deeper than the HTML parser's limit (256 levels); "
+                "the text below that depth cannot be read"
+            )
         raise IngestError(
-            f"{where} contains no main text; is it a navigation or login page? "
-            "(trafilatura extracted nothing)"
+            f"{where} contains no main text; is it a navigation or login page? (trafilatura extracted nothing)"
         )
     return document
+
+
+def _too_deep(text: str) -> bool:
+    """Whether libxml2 stopped parsing at its depth limit (asked only after an empty extraction)."""
+    from lxml import etree
+
+    parser = etree.HTMLParser(encoding="utf-8", recover=True, no_network=True, remove_comments=True)
+    try:
+        etree.fromstring(text.encode("utf-8", "replace"), parser)
+    except (etree.LxmlError, ValueError):
+        return False
+    return any(error.type == etree.ErrorTypes.ERR_RESOURCE_LIMIT for error in parser.error_log)
 
 
 # trafilatura's output vocabulary (plus HTML names its fallbacks can leave behind).
@@ -296,13 +316,13 @@ _BLOCKS = frozenset(
         "body", "div", "p", "head", "list", "item", "quote", "table", "note", "ab", "figure",
         "article", "section", "main", "aside", "header", "footer", "blockquote", "pre",
         "ul", "ol", "li", "dl", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6", "details", "summary",
+        "cell", "td", "th",
     }
 )  # fmt: skip
 _ROWS = frozenset({"row", "tr"})
-_CELLS = frozenset({"cell", "td", "th"})
 _BREAKS = frozenset({"lb", "br"})
 # Inside these a <code> is a code block (its own passage, lines kept); elsewhere it is inline.
-_CODE_HOSTS = frozenset({"body", "div", "quote", "list", "note", "figure", "article", "section", "main", "code"})
+_CODE_HOSTS = frozenset({"body", "div", "quote", "list", "note", "figure", "article", "section", "main"})
 _LINE_BREAK = None  # marks a <br> in a paragraph's pieces
 
 
@@ -323,12 +343,14 @@ class _Paragraphs:
 
     def walk(self, element: _Element) -> None:
         tag = element.tag if isinstance(element.tag, str) else ""
-        if tag in _ROWS:
+        if tag in _ROWS and not _holds_blocks(element):
             self.flush()
-            cells = [_flat_text(cell) for cell in element if cell.tag in _CELLS]
-            self.pieces = [CELL_SEPARATOR.join(cell for cell in cells if cell)]
+            cells = [element.text or ""]
+            for cell in element:
+                cells += [_flat_text(cell), cell.tail or ""]
+            self.pieces = [CELL_SEPARATOR.join(text for cell in cells if (text := " ".join(cell.split())))]
             self.flush()
-        elif tag == "code" and _tag(element.getparent()) in _CODE_HOSTS and _tag(element.getparent()) != "code":
+        elif tag == "pre" or (tag == "code" and _tag(element.getparent()) in _CODE_HOSTS):
             self.flush()
             outer, self.pre = self.pre, True
             self._inside(element)
@@ -358,6 +380,11 @@ class _Paragraphs:
             self.pieces.append(element.text)
         for child in element:
             self.walk(child)
+
+
+def _holds_blocks(row: _Element) -> bool:
+    """Whether a table row lays out a page (paragraphs, lists... in its cells) rather than holding data."""
+    return any(_tag(cell) in _BLOCKS or _tag(cell) in _ROWS for child in row for cell in child.iterdescendants())
 
 
 def _tag(element: _Element | None) -> str:
@@ -429,8 +456,8 @@ _META_TAG = re.compile(r"<meta\s[^>]*>", re.IGNORECASE)
 _ATTRIBUTE = re.compile(r"""([a-z_:][-a-z0-9_:.]*)\s*=\s*("[^"]*"|'[^']*'|[^\s"'>]+)""", re.IGNORECASE)
 _HTML_LANG = re.compile(r"""<html\b[^>]*?\blang\s*=\s*["']?\s*([a-z]{2,3}(?:[-_][a-z0-9]{1,8})*)""", re.IGNORECASE)
 _JSON_DATE = re.compile(r""""(datePublished|dateModified)"\s*:\s*"([^"]{8,40})\"""")
-_PUBLISHED_KEYS = ("article:published_time", "datepublished", "datePublished")
-_MODIFIED_KEYS = ("article:modified_time", "og:updated_time", "datemodified", "dateModified", "last-modified")
+_PUBLISHED_KEYS = ("article:published_time", "datepublished")
+_MODIFIED_KEYS = ("article:modified_time", "og:updated_time", "datemodified")
 
 
 def _head_meta(text: str) -> dict[str, str]:
@@ -456,7 +483,7 @@ def _parse_time(value: str | None) -> datetime | None:
     if not value:
         return None
     try:
-        parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        parsed = datetime.fromisoformat(value.strip())
     except ValueError:
         return None
     if parsed.tzinfo is None:
@@ -464,30 +491,33 @@ def _parse_time(value: str | None) -> datetime | None:
     return parsed.astimezone(UTC)
 
 
-def _published_at(day: str | None, head: dict[str, str]) -> datetime | None:
-    """trafilatura's publication date; with its time of day when the page's meta tags agree on the day."""
+def _page_times(head: dict[str, str], text: str, keys: tuple[str, ...], json_key: str) -> list[str]:
+    """Timestamps the page states in meta tags (keys), then in JSON-LD (json_key), in that order."""
+    found = [value for key in keys if (value := head.get(key))]
+    found += [match.group(2) for match in _JSON_DATE.finditer(text) if match.group(1) == json_key]
+    return found
+
+
+def _published_at(day: str | None, head: dict[str, str], text: str) -> datetime | None:
+    """trafilatura's publication date, with the time of day a meta tag or JSON-LD gives for that same day."""
     try:
         published = date.fromisoformat(day) if day else None
     except ValueError:
         return None
     if published is None:
         return None
-    for key in _PUBLISHED_KEYS:
-        value = head.get(key.lower())
-        if value and value.strip()[:10] == published.isoformat():
-            exact = _parse_time(value)
-            if exact is not None and len(value.strip()) > 10:
-                return exact
+    for value in _page_times(head, text, _PUBLISHED_KEYS, "datePublished"):
+        stamp = value.strip()
+        if len(stamp) > 10 and stamp[:10] == published.isoformat() and (exact := _parse_time(stamp)) is not None:
+            return exact
     return datetime(published.year, published.month, published.day, tzinfo=UTC)
 
 
 def _modified_at(head: dict[str, str], text: str) -> datetime | None:
-    for key in _MODIFIED_KEYS:
-        if (value := _parse_time(head.get(key.lower()))) is not None:
-            return value
-    for match in _JSON_DATE.finditer(text):
-        if match.group(1) == "dateModified" and (value := _parse_time(match.group(2))) is not None:
-            return value
+    """The last-modified time a meta tag or JSON-LD states, None if none parses."""
+    for value in _page_times(head, text, _MODIFIED_KEYS, "dateModified"):
+        if (parsed := _parse_time(value)) is not None:
+            return parsed
     return None
 
 
@@ -545,14 +575,14 @@ def fetch(
         IngestError: bad scheme, unreachable host, timeout, HTTP error status, redirect loop or
             too many redirects, a content type other than HTML/XHTML/PDF, or too large.
     """
-    import urllib.error  # noqa: PLC0415 - keeps `import ledger` light
-    import urllib.parse  # noqa: PLC0415
-    import urllib.request  # noqa: PLC0415
-    from http.client import HTTPException  # noqa: PLC0415
+    import urllib.error  # here, not at the top: `import ledger` stays light
+    import urllib.parse
+    import urllib.request
+    from http.client import HTTPException
 
     current = _fetchable(url, url)
     chain = [current]
-    opener = urllib.request.build_opener(_NoRedirect())
+    opener = _opener()
     while True:
         request = urllib.request.Request(current, headers={"User-Agent": USER_AGENT, "Accept": _ACCEPT})
         try:
@@ -583,7 +613,7 @@ def fetch(
 
 
 def _fetchable(url: str, what: str) -> str:
-    import urllib.parse  # noqa: PLC0415
+    import urllib.parse
 
     try:
         parts = urllib.parse.urlsplit(url)
@@ -598,9 +628,9 @@ def _fetchable(url: str, what: str) -> str:
 
 
 def _cause(reason: object, timeout: float) -> str:
-    import socket  # noqa: PLC0415
-    import ssl  # noqa: PLC0415
-    from http.client import HTTPException, IncompleteRead, RemoteDisconnected  # noqa: PLC0415
+    import socket
+    import ssl
+    from http.client import HTTPException, IncompleteRead, RemoteDisconnected
 
     if isinstance(reason, TimeoutError):
         return f"timed out after {timeout:g} s"
@@ -623,9 +653,9 @@ def _cause(reason: object, timeout: float) -> str:
     return str(reason) or type(reason).__name__
 
 
-def _receive(response: urllib.request._UrlopenRet, url: str, timeout: float, max_bytes: int) -> Fetched:
+def _receive(response: HTTPResponse, url: str, timeout: float, max_bytes: int) -> Fetched:
     """Check the headers, then stream the body within max_bytes."""
-    from http.client import HTTPException  # noqa: PLC0415
+    from http.client import HTTPException
 
     retrieved_at = datetime.now(UTC)
     headers: HTTPMessage = response.headers
@@ -633,30 +663,30 @@ def _receive(response: urllib.request._UrlopenRet, url: str, timeout: float, max
     media = headers.get_content_type() if declared_type else None
     if media is not None and media not in _FETCHABLE_TYPES and media != "application/octet-stream":
         raise IngestError(f"{url} served {media}; ledger ingests HTML and PDF")
-    length = headers.get("Content-Length")
-    if length is not None and length.strip().isdigit() and int(length) > max_bytes:
-        raise IngestError(f"{url} is {int(length):,} bytes (Content-Length), over the limit of {max_bytes:,} bytes")
+    length_header = (headers.get("Content-Length") or "").strip()
+    length = int(length_header) if length_header.isdigit() else None
+    if length is not None and length > max_bytes:
+        raise IngestError(f"{url} is {length:,} bytes (Content-Length), over the limit of {max_bytes:,} bytes")
     decoder = _body_decoder(headers.get("Content-Encoding"), url)
     chunks: list[bytes] = []
-    size = 0
+    size = received = 0
     try:
-        while chunk := response.read(_CHUNK):
+        while True:
+            chunk = response.read(_CHUNK)
+            received += len(chunk)
             if decoder is not None:
-                chunk = decoder.decompress(chunk, max_bytes + 1 - size)
+                chunk = decoder.decompress(chunk, max_bytes + 1 - size) if chunk else decoder.flush()
             size += len(chunk)
             if size > max_bytes:
                 raise IngestError(f"{url} sent more than {max_bytes:,} bytes; refusing it")
+            if not chunk:
+                break
             chunks.append(chunk)
-        if decoder is not None:
-            tail = decoder.flush()
-            size += len(tail)
-            if size > max_bytes:
-                raise IngestError(f"{url} sent more than {max_bytes:,} bytes; refusing it")
-            chunks.append(tail)
     except (OSError, HTTPException) as exc:
         raise IngestError(f"could not read {url}: {_cause(exc, timeout)}") from exc
-    except ValueError as exc:  # zlib.error is not a ValueError; see _body_decoder
-        raise IngestError(f"could not read {url}: {exc}") from exc
+    if length is not None and received < length:
+        # http.client ends a short body quietly instead of raising IncompleteRead
+        raise IngestError(f"could not read {url}: the connection closed after {received:,} of {length:,} bytes")
     data = b"".join(chunks)
     if not data.strip():
         raise IngestError(f"{url} answered HTTP {response.status} with an empty body")
@@ -669,26 +699,28 @@ def _receive(response: urllib.request._UrlopenRet, url: str, timeout: float, max
 
 
 class _Inflater:
-    """Bounded gzip/deflate decoding; raises ValueError on corrupt data."""
+    """Bounded gzip/deflate decoding of a response body."""
 
-    def __init__(self, wbits: int) -> None:
-        import zlib  # noqa: PLC0415
+    def __init__(self, wbits: int, url: str, coding: str) -> None:
+        import zlib
 
-        self._zlib = zlib
+        self._error = zlib.error
         self._inflate = zlib.decompressobj(wbits)
+        self._what = f"{url} sent a corrupt {coding} body"
 
     def decompress(self, chunk: bytes, limit: int) -> bytes:
+        """Up to limit bytes decoded from what is pending plus chunk."""
         try:
-            data = self._inflate.decompress(self._inflate.unconsumed_tail + chunk, max(limit, 1))
-        except self._zlib.error as exc:
-            raise ValueError(f"corrupt compressed body ({exc})") from exc
-        return data
+            return self._inflate.decompress(self._inflate.unconsumed_tail + chunk, max(limit, 1))
+        except self._error as exc:
+            raise IngestError(f"{self._what} ({exc})") from exc
 
     def flush(self) -> bytes:
+        """What is left once the body has ended."""
         try:
             return self._inflate.flush()
-        except self._zlib.error as exc:
-            raise ValueError(f"corrupt compressed body ({exc})") from exc
+        except self._error as exc:
+            raise IngestError(f"{self._what} ({exc})") from exc
 
 
 def _body_decoder(content_encoding: str | None, url: str) -> _Inflater | None:
@@ -696,9 +728,9 @@ def _body_decoder(content_encoding: str | None, url: str) -> _Inflater | None:
     if coding in ("identity", ""):
         return None
     if coding in ("gzip", "x-gzip"):
-        return _Inflater(16 + 15)
+        return _Inflater(16 + 15, url, coding)
     if coding == "deflate":
-        return _Inflater(32 + 15)  # zlib or gzip header, detected
+        return _Inflater(32 + 15, url, coding)  # zlib or gzip header, detected
     raise IngestError(f"{url} served Content-Encoding {coding}, which ledger does not decode")
 
 
@@ -713,14 +745,12 @@ def _sniff(data: bytes) -> str | None:
     return None
 
 
-def _no_redirect_handler_base() -> type[urllib.request.HTTPRedirectHandler]:
-    import urllib.request  # noqa: PLC0415
+def _opener() -> urllib.request.OpenerDirector:
+    """An opener that hands every redirect back as an HTTPError, so fetch follows them itself."""
+    import urllib.request
 
-    return urllib.request.HTTPRedirectHandler
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args: object, **kwargs: object) -> None:
+            return None
 
-
-class _NoRedirect(_no_redirect_handler_base()):  # type: ignore[misc]
-    """Hands every redirect back as an HTTPError, so fetch can follow it itself."""
-
-    def redirect_request(self, *args: object, **kwargs: object) -> None:
-        return None
+    return urllib.request.build_opener(NoRedirect())

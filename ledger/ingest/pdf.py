@@ -1,0 +1,697 @@
+"""Read a PDF into a source draft: text in reading order, one passage per line.
+
+The ingester is pure: bytes in, :class:`~ledger.ingest.base.SourceDraft` out, no
+database. pymupdf is imported on first use so that ``import ledger`` stays cheap.
+
+Text layout of ``SourceDraft.text``
+    Lines of a paragraph are joined by ``"\\n"``; paragraphs (blocks) by ``"\\n\\n"``;
+    pages by ``"\\n\\n"`` as well, so any paragraph splitter sees page ends as paragraph
+    ends. Page boundaries are not marked in the text: each passage carries its page.
+    Pages without a text layer contribute nothing (no empty separators) and are listed
+    in ``pages_without_text``. The text neither starts nor ends with whitespace.
+
+Passages
+    One :class:`~ledger.ingest.base.PassageDraft` per text line, in text order, never
+    overlapping: ``page`` (1-based), ``bbox`` (x0, y0, x1, y1) of the line as pymupdf
+    reports it (points, origin top-left, unrotated page), ``paragraph`` (0-based index
+    of the paragraph in the whole document) and ``char_start``/``char_end`` into the
+    text. ``text[char_start:char_end]`` is the line's normalized text: stripped of
+    surrounding whitespace, and without its trailing hyphen when it was joined.
+
+Normalization of each line
+    Ligatures expanded (pymupdf runs without ``TEXT_PRESERVE_LIGATURES``, and any
+    remaining U+FB00..U+FB06 is mapped: "ﬁ" -> "fi", "ﬅ"/"ﬆ" -> "st"); soft hyphens
+    (U+00AD) removed; whitespace and control characters, including U+2028/U+2029,
+    become plain spaces (pymupdf also runs without ``TEXT_PRESERVE_WHITESPACE``); NFC.
+    Curly quotes, dashes and every other character are kept as written. Glyphs without
+    a Unicode mapping come out as U+FFFD.
+
+De-hyphenation
+    When a line ends in a letter followed by "-" (U+002D), "‐" (U+2010) or a soft
+    hyphen, and the next line of the same paragraph starts with a lowercase letter,
+    the two are joined into one word: the hyphen and the line break are dropped.
+    The first line's passage then ends before the hyphen and the second line's passage
+    starts right where the first ends (``a.char_end == b.char_start``), so
+    "hyphen-" / "ated" gives the text "hyphenated" with passages "hyphen" and "ated".
+    Lines are never joined across paragraphs, columns or pages, and a hyphen before an
+    uppercase letter or a digit ("Just-in-" / "Time") is kept with its line break.
+
+Reading order
+    Lines are ordered geometrically per page by a recursive XY-cut on their bboxes: a
+    region is split into columns where a vertical gap wider than 5 pt crosses it (when
+    at least two of the columns hold two lines or more, so that a run-in heading such
+    as "Keywords  JavaScript, tracing" is not taken for a column), otherwise into
+    horizontal bands; consecutive bands that share a gutter are read as one
+    multi-column region. A two-column page thus reads down the left column, then the
+    right one, with full-width titles, figures and footers in their place, whatever
+    order the content stream drew the lines in. Lines that do not run left to right
+    (rotated margin stamps, axis labels) follow the page's other lines. A paragraph is a
+    run of lines from one pymupdf block that continues downward in reading order.
+
+Metadata
+    ``title`` and ``author`` from the document information; ``published_at`` from its
+    creationDate and ``modified_at`` from its modDate as aware UTC datetimes (None when
+    absent or malformed; a date without a time zone is read as UTC, see
+    :func:`parse_pdf_date`); every non-empty entry pymupdf reports (format, producer,
+    the dates as written, ...) in ``metadata``; ``page_count`` counts every page.
+
+Extraction
+    Lines and their bboxes come from mupdf's structured-text XML (one C call per page,
+    parsed with a regular expression), which costs about what ``page.get_text()`` does;
+    pymupdf's "dict" output gives the same lines more slowly and is used where the XML
+    call is missing.
+
+Errors
+    Every unreadable input raises :class:`~ledger.errors.IngestError` saying what is
+    wrong and what to do: empty or oversized data, not a PDF (HTML, text, other
+    binary), damaged or truncated files (including files pymupdf can only repair by
+    dropping page content), encrypted files without or with a wrong password, and page
+    trees claiming more than ``max_pages`` pages.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import unicodedata
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta, timezone
+from itertools import islice, repeat
+from operator import itemgetter, lt
+from pathlib import Path
+from typing import Any, Final
+
+from ledger.errors import IngestError
+from ledger.ingest.base import BBox, PassageDraft, SourceDraft, content_hash
+
+__all__ = ["parse_pdf_date", "read_pdf", "read_pdf_file"]
+
+DEFAULT_MAX_BYTES: Final = 200 * 2**20
+DEFAULT_MAX_PAGES: Final = 5000
+
+#: a line: bbox, normalized text, pymupdf block number, whether it ended in a soft hyphen,
+#: whether it runs left to right (within about 6 degrees; rotated lines are set apart)
+_Line = tuple[BBox, str, int, bool, bool]
+
+_LINE_SEP: Final = "\n"
+_PARAGRAPH_SEP: Final = "\n\n"
+_PAGE_SEP: Final = "\n\n"
+#: a vertical gap at least this wide (points) separates columns
+_COLUMN_GAP: Final = 5.0
+#: a line starting this far (points) above the previous one starts a new paragraph
+_RISE: Final = 1.0
+_HYPHENS: Final = frozenset("-\u2010")
+_END_OF_PAGE: Final[_Line] = ((0.0, 0.0, 0.0, 0.0), "", -1, False, True)
+_SOFT_HYPHEN: Final = "\u00ad"
+
+_LIGATURES: Final = {
+    0xFB00: "ff",
+    0xFB01: "fi",
+    0xFB02: "fl",
+    0xFB03: "ffi",
+    0xFB04: "ffl",
+    0xFB05: "st",
+    0xFB06: "st",
+}
+_TRANSLATION: Final[dict[int, str | None]] = {
+    **{c: " " for c in range(0x20)},
+    **{c: " " for c in range(0x7F, 0xA0)},
+    **{c: " " for c in (0xA0, 0x1680, *range(0x2000, 0x200B), 0x2028, 0x2029, 0x202F)},
+    **{c: " " for c in (0x205F, 0x3000)},
+    **_LIGATURES,
+    0x00AD: None,
+}
+
+#: a <line bbox="x0 y0 x1 y1" ... dir="dx dy" ... text="..."/> element of mupdf's stext XML
+_XML_LINE: Final = re.compile(r'<line bbox="([^"]*)"[^>]*? dir="([^"]*)"[^>]*? text="([^"]*)"')
+_UPRIGHT: Final = "1 0"
+#: the largest |dy| of a line's unit direction still read as a horizontal line
+_SKEW: Final = 0.1
+_XML_ENTITY: Final = re.compile(r"&(?:#x([0-9a-fA-F]+)|#([0-9]+)|([a-z]+));")
+_XML_NAMED: Final = {"lt": "<", "gt": ">", "amp": "&", "quot": '"', "apos": "'"}
+
+#: tests set this to False to check the XML fast path against pymupdf's "dict" output
+_PREFER_XML = True
+
+_PDF_DATE: Final = re.compile(
+    r"(?:D:)?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?"
+    r"(?:Z(?:00'?(?:00'?)?)?|([+-])(\d{2})'?(?:(\d{2})'?)?)?"
+)
+
+
+# --- public API -------------------------------------------------------------------
+
+
+def read_pdf(
+    data: bytes,
+    *,
+    uri: str | None = None,
+    password: str | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    max_pages: int = DEFAULT_MAX_PAGES,
+) -> SourceDraft:
+    """Read PDF bytes into a draft with text in reading order and one passage per line.
+
+    Pages without a text layer do not raise; they are listed in
+    ``SourceDraft.pages_without_text`` for the caller to decide (OCR or refuse).
+
+    Raises:
+        IngestError: empty or oversized input, not a PDF, damaged or truncated file,
+            encrypted without (or with a wrong) password, more pages than ``max_pages``.
+    """
+    label = _label(uri)
+    _check_bytes(data, label, max_bytes)
+    pymupdf = _pymupdf()
+    try:
+        doc = pymupdf.open(stream=data, filetype="pdf")
+    except _errors(pymupdf) as exc:
+        raise IngestError(
+            f"{_cap(label)} is damaged or truncated and cannot be opened ({exc}); "
+            "re-download or re-export it"
+        ) from exc
+    try:
+        _unlock(doc, label, password)
+        page_count = _page_count(doc, label, max_pages, pymupdf)
+        pages = _read_pages(doc, page_count, label, pymupdf)
+        metadata = _metadata(doc)
+    finally:
+        doc.close()
+    text, passages, without_text = _assemble(pages)
+    return SourceDraft(
+        kind="pdf",
+        text=text,
+        content_hash=content_hash(data),
+        passages=passages,
+        uri=uri,
+        title=metadata.get("title") or None,
+        author=metadata.get("author") or None,
+        published_at=parse_pdf_date(metadata.get("creationDate")),
+        modified_at=parse_pdf_date(metadata.get("modDate")),
+        page_count=page_count,
+        metadata=metadata,
+        pages_without_text=without_text,
+    )
+
+
+def read_pdf_file(
+    path: str | os.PathLike[str],
+    *,
+    uri: str | None = None,
+    password: str | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    max_pages: int = DEFAULT_MAX_PAGES,
+) -> SourceDraft:
+    """Read a PDF file with :func:`read_pdf`; ``uri`` defaults to the file's ``file:`` URI.
+
+    Raises:
+        IngestError: the file is missing, a directory or unreadable, or as read_pdf.
+    """
+    file = Path(path)
+    try:
+        size = file.stat().st_size
+        if file.is_dir():
+            raise IngestError(f"{str(file)!r} is a directory, not a PDF file")
+        _check_size(size, _label(uri or file.as_posix()), max_bytes)
+        data = file.read_bytes()
+    except FileNotFoundError as exc:
+        raise IngestError(f"no such file: {str(file)!r}; check the path") from exc
+    except IsADirectoryError as exc:
+        raise IngestError(f"{str(file)!r} is a directory, not a PDF file") from exc
+    except OSError as exc:
+        raise IngestError(f"cannot read {str(file)!r}: {exc.strerror or exc}") from exc
+    if uri is None:
+        uri = file.resolve().as_uri()
+    return read_pdf(data, uri=uri, password=password, max_bytes=max_bytes, max_pages=max_pages)
+
+
+def parse_pdf_date(value: str | None) -> datetime | None:
+    """Parse a PDF date such as ``D:20240101120000+01'00'`` into an aware UTC datetime.
+
+    Missing trailing fields default to the start of the period; a date without a
+    time zone is taken as UTC. Malformed or impossible dates give None.
+    """
+    if not value:
+        return None
+    match = _PDF_DATE.fullmatch(value.strip())
+    if match is None:
+        return None
+    year, month, day, hour, minute, second, sign, tz_hours, tz_minutes = match.groups()
+    try:
+        offset = timedelta(0)
+        if sign:
+            offset = timedelta(hours=int(tz_hours), minutes=int(tz_minutes or 0))
+            if sign == "-":
+                offset = -offset
+        stamp = datetime(
+            int(year),
+            int(month or 1),
+            int(day or 1),
+            int(hour or 0),
+            int(minute or 0),
+            int(second or 0),
+            tzinfo=timezone(offset),
+        )
+        return stamp.astimezone(UTC)
+    except (ValueError, OverflowError):
+        return None
+
+
+# --- opening and checking -----------------------------------------------------------
+
+
+def _pymupdf() -> Any:
+    import pymupdf
+
+    return pymupdf
+
+
+def _errors(pymupdf: Any, *more: type[Exception]) -> tuple[type[Exception], ...]:
+    """The exceptions pymupdf raises for unreadable documents (plus ``more``)."""
+    return (RuntimeError, ValueError, pymupdf.mupdf.FzErrorBase, *more)
+
+
+def _label(uri: str | None) -> str:
+    """How messages name the document: its URI when known."""
+    return f"PDF {uri!r}" if uri else "the PDF"
+
+
+def _cap(label: str) -> str:
+    return label[:1].upper() + label[1:]
+
+
+def _check_size(size: int, label: str, max_bytes: int) -> None:
+    if size > max_bytes:
+        raise IngestError(
+            f"{_cap(label)} is {size} bytes, more than max_bytes={max_bytes}; "
+            "raise max_bytes to read it"
+        )
+
+
+def _check_bytes(data: bytes, label: str, max_bytes: int) -> None:
+    _check_size(len(data), label, max_bytes)
+    if not data:
+        raise IngestError(
+            f"{_cap(label)} is empty (0 bytes); check that the file was fully written"
+        )
+    if b"%PDF-" not in data[:1024]:
+        raise IngestError(f"{_cap(label)} is not a PDF: {_sniff(data)}; it has no %PDF- header")
+
+
+def _sniff(data: bytes) -> str:
+    """Say what non-PDF bytes look like, for the error message."""
+    head = data[:512].lstrip(b"\xef\xbb\xbf \t\r\n").lower()
+    if head.startswith((b"<!doctype html", b"<html")) or b"<html" in head[:256]:
+        return f"it looks like HTML (starts with {data[:30]!r}); ingest it as a web page"
+    if head.startswith(b"<"):
+        return f"it looks like XML or markup (starts with {data[:30]!r})"
+    try:
+        data[:4096].decode("utf-8")
+    except UnicodeDecodeError:
+        return f"it is binary data of another kind (starts with {data[:16]!r})"
+    return f"it looks like plain text (starts with {data[:30]!r}); ingest it as text"
+
+
+def _unlock(doc: Any, label: str, password: str | None) -> None:
+    if not doc.needs_pass:
+        return
+    if password is None:
+        raise IngestError(f"{_cap(label)} is encrypted; pass password=... to read it")
+    if not doc.authenticate(password):
+        raise IngestError(
+            f"wrong password for {label}: the password given does not open it; "
+            "check the password"
+        )
+
+
+def _page_count(doc: Any, label: str, max_pages: int, pymupdf: Any) -> int:
+    claimed = _claimed_page_count(doc, pymupdf)
+    if claimed is not None and claimed > max_pages:
+        raise IngestError(
+            f"{_cap(label)} claims {claimed} pages; the limit is {max_pages} "
+            "(raise max_pages if the document is genuine)"
+        )
+    try:
+        count = int(doc.page_count)
+    except _errors(pymupdf) as exc:
+        raise IngestError(
+            f"{_cap(label)} is damaged or truncated: its page tree cannot be read ({exc}); "
+            "re-download or re-export it"
+        ) from exc
+    if count > max_pages:
+        raise IngestError(
+            f"{_cap(label)} claims {count} pages; the limit is {max_pages} "
+            "(raise max_pages if the document is genuine)"
+        )
+    if count == 0:
+        raise IngestError(
+            f"{_cap(label)} has no pages; it is damaged or truncated - re-download or re-export it"
+        )
+    return count
+
+
+def _claimed_page_count(doc: Any, pymupdf: Any) -> int | None:
+    """The /Count of the page tree root, read without building the page tree."""
+    try:
+        kind, ref = doc.xref_get_key(doc.pdf_catalog(), "Pages")
+        if kind != "xref":
+            return None
+        kind, value = doc.xref_get_key(int(ref.split()[0]), "Count")
+        return int(value) if kind == "int" else None
+    except _errors(pymupdf, IndexError):
+        return None
+
+
+def _lost_content(doc: Any, page_number: int) -> bool:
+    """True if the page's /Contents points at objects that do not exist (repaired file)."""
+    xref = doc.page_xref(page_number)
+    kind, value = doc.xref_get_key(xref, "Contents")
+    if kind not in ("xref", "array"):
+        return False
+    length = doc.xref_length()
+    for number in (int(n) for n in re.findall(r"(\d+) \d+ R", value)):
+        if number >= length or not doc.xref_is_stream(number):
+            return True
+    return False
+
+
+def _metadata(doc: Any) -> dict[str, str]:
+    raw = doc.metadata or {}
+    return {
+        str(key): str(value).strip()
+        for key, value in raw.items()
+        if isinstance(value, str) and value.strip()
+    }
+
+
+# --- text extraction ---------------------------------------------------------------
+
+
+def _read_pages(doc: Any, page_count: int, label: str, pymupdf: Any) -> list[list[_Line]]:
+    flags = pymupdf.TEXT_MEDIABOX_CLIP  # ligatures expanded, whitespace normalized
+    use_xml = _PREFER_XML and hasattr(pymupdf.mupdf, "fz_print_stext_page_as_xml_with_flags")
+    repaired = bool(doc.is_repaired)
+    pages: list[list[_Line]] = []
+    for number in range(page_count):
+        try:
+            if repaired and _lost_content(doc, number):
+                raise IngestError(
+                    f"{_cap(label)} is damaged or truncated: page {number + 1} lost its content "
+                    "(pymupdf had to repair the file); re-download or re-export it"
+                )
+            textpage = doc.load_page(number).get_textpage(flags=flags)
+            lines = _xml_lines(textpage, pymupdf) if use_xml else _dict_lines(textpage)
+        except IngestError:
+            raise
+        except _errors(pymupdf) as exc:
+            raise IngestError(
+                f"page {number + 1} of {label} cannot be read; the file is damaged or "
+                f"truncated ({exc}); re-download or re-export it"
+            ) from exc
+        pages.append(lines)
+    return pages
+
+
+def _xml_lines(textpage: Any, pymupdf: Any) -> list[_Line]:
+    """Lines of a page from mupdf's stext XML (lines and bboxes only): the fast path.
+
+    Lines are parsed a block at a time with C-level helpers (``zip``, ``map``) because
+    per-line Python work is most of what this ingester adds to pymupdf's own cost.
+    """
+    mupdf = pymupdf.mupdf
+    buffer = mupdf.fz_new_buffer(16384)
+    out = mupdf.FzOutput(buffer)
+    mupdf.fz_print_stext_page_as_xml_with_flags(out, textpage.this, 0, 0)
+    out.fz_close_output()
+    xml = mupdf.fz_buffer_extract_copy(buffer).decode("utf-8", "replace")
+    lines: list[_Line] = []
+    findall = _XML_LINE.findall
+    for block, chunk in enumerate(xml.split("<block ")[1:]):
+        found = findall(chunk)
+        if not found:
+            continue
+        bboxes, directions, raws = zip(*found)
+        numbers = iter(map(float, " ".join(bboxes).split()))
+        boxes = zip(numbers, numbers, numbers, numbers)
+        if "&" in chunk or "\x7f" in chunk or directions.count(_UPRIGHT) != len(directions):
+            # escaped (non-ASCII or control) characters, or lines that are not upright
+            for box, direction, raw in zip(boxes, directions, raws):
+                if "&" in raw:
+                    raw = _XML_ENTITY.sub(_xml_char, raw)
+                text, soft_break = _normalize(raw.strip())
+                if text:
+                    lines.append((box, text, block, soft_break, _upright(direction.split())))
+            continue
+        texts = list(map(str.strip, raws))
+        if "" in texts:
+            kept = [(box, text) for box, text in zip(boxes, texts) if text]
+            boxes, texts = zip(*kept) if kept else (iter(()), [])  # type: ignore[assignment]
+        lines.extend(zip(boxes, texts, repeat(block), repeat(False), repeat(True)))
+    return lines
+
+
+def _dict_lines(textpage: Any) -> list[_Line]:
+    """Lines of a page from pymupdf's "dict" output: slower, used without the XML API."""
+    lines: list[_Line] = []
+    for block_number, block in enumerate(textpage.extractDICT()["blocks"]):
+        if block.get("type", 0) != 0:
+            continue
+        for raw_line in block["lines"]:
+            raw = "".join(span["text"] for span in raw_line["spans"])
+            text, soft_break = _normalize(raw.strip())
+            if text:
+                x0, y0, x1, y1 = (float(v) for v in raw_line["bbox"])
+                upright = _upright(raw_line["dir"])
+                lines.append(((x0, y0, x1, y1), text, block_number, soft_break, upright))
+    return lines
+
+
+def _upright(direction: Sequence[str | float]) -> bool:
+    """True if a line's direction vector (dx, dy) runs left to right, give or take 6°."""
+    dx, dy = (float(v) for v in direction)
+    return dx > 0 and abs(dy) <= _SKEW
+
+
+def _normalize(text: str) -> tuple[str, bool]:
+    """Normalize a stripped line; also say whether it ended in a soft hyphen."""
+    if text.isascii():
+        return text.translate(_TRANSLATION).strip(), False
+    soft_break = text.endswith(_SOFT_HYPHEN)
+    text = text.translate(_TRANSLATION)
+    if not unicodedata.is_normalized("NFC", text):
+        text = unicodedata.normalize("NFC", text)
+    return text.strip(), soft_break
+
+
+def _xml_char(match: re.Match[str]) -> str:
+    hex_code, dec_code, name = match.groups()
+    if name is not None:
+        return _XML_NAMED.get(name, match.group(0))
+    code = int(hex_code, 16) if hex_code is not None else int(dec_code)
+    if 0xD800 <= code <= 0xDFFF or code > 0x10FFFF:
+        return "\ufffd"
+    return chr(code)  # control characters become spaces in _normalize
+
+
+# --- layout ------------------------------------------------------------------------
+
+
+def _assemble(
+    pages: Sequence[Sequence[_Line]],
+) -> tuple[str, tuple[PassageDraft, ...], tuple[int, ...]]:
+    """Join the pages' lines into the text and its passages (see the module docstring)."""
+    parts: list[str] = []
+    passages: list[PassageDraft] = []
+    without_text: list[int] = []
+    add_part, add_passage, passage = parts.append, passages.append, PassageDraft
+    line_sep, paragraph_sep, hyphens, rise = _LINE_SEP, _PARAGRAPH_SEP, _HYPHENS, _RISE
+    position = 0
+    paragraph = -1
+    for page_number, lines in enumerate(pages, start=1):
+        if not lines:
+            without_text.append(page_number)
+            continue
+        ordered = _page_order(lines)
+        separator = _PAGE_SEP if position else ""
+        continued = False  # does this line continue the previous line's paragraph?
+        for (bbox, text, block, soft_break, _), following in zip(ordered, islice(ordered, 1, None)):
+            if not continued:
+                paragraph += 1
+            continued = following[2] == block and following[0][1] >= bbox[1] - rise
+            start = position + len(separator)
+            add_part(separator)
+            if not continued:
+                separator = paragraph_sep
+            elif (soft_break or text[-1] in hyphens) and _hyphenated(text, soft_break, following[1]):
+                separator = ""
+                if not soft_break:
+                    text = text[:-1]  # the hyphen; a soft hyphen is already gone
+            else:
+                separator = line_sep
+            position = start + len(text)
+            add_passage(passage(start, position, page_number, bbox, paragraph))
+            add_part(text)
+    return "".join(parts), tuple(passages), tuple(without_text)
+
+
+def _page_order(lines: Sequence[_Line]) -> list[_Line]:
+    """A page's lines in reading order, then an end-of-page sentinel (block -1).
+
+    Upright lines are ordered by :func:`_reading_order`; rotated ones (margin stamps,
+    axis labels) follow in content order.
+    """
+    if all(map(itemgetter(4), lines)):
+        ordered = [lines[i] for i in _reading_order(list(map(itemgetter(0), lines)))]
+    else:
+        upright = [line for line in lines if line[4]]
+        ordered = [upright[i] for i in _reading_order([line[0] for line in upright])]
+        ordered.extend(line for line in lines if not line[4])
+    ordered.append(_END_OF_PAGE)
+    return ordered
+
+
+def _hyphenated(text: str, soft_break: bool, following: str) -> bool:
+    """True if a word is split by a hyphen between line ``text`` and ``following``."""
+    if not following[:1].islower():
+        return False
+    if soft_break:  # the soft hyphen is already removed
+        return text[-1].isalpha()
+    return len(text) >= 2 and text[-1] in _HYPHENS and text[-2].isalpha()
+
+
+def _reading_order(boxes: Sequence[BBox]) -> list[int]:
+    """Indexes of ``boxes`` in reading order (recursive XY-cut, iterative)."""
+    if not boxes or _single_column(boxes):
+        return list(range(len(boxes)))
+    order: list[int] = []
+    stack: list[list[int]] = [list(range(len(boxes)))]
+    while stack:
+        group = stack.pop()
+        if len(group) == 1:
+            order.append(group[0])
+            continue
+        members = list(map(boxes.__getitem__, group))
+        if max(map(itemgetter(0), members)) - min(map(itemgetter(2), members)) <= _COLUMN_GAP:
+            # all x-ranges share a point: no column split anywhere below, so the XY-cut
+            # comes down to reading top to bottom (left to right on a shared top)
+            order.extend(sorted(group, key=lambda i: (boxes[i][1], boxes[i][0])))
+            continue
+        parts = _split(group, boxes)
+        if parts is None:
+            order.extend(sorted(group, key=lambda i: (boxes[i][1], boxes[i][0])))
+        else:
+            stack.extend(reversed(parts))
+    return order
+
+
+def _single_column(boxes: Sequence[BBox]) -> bool:
+    """True if the lines already come top-down in one column: the XY-cut would keep them.
+
+    Each line starts lower than the one before, and all x-ranges share a point (up to a
+    column gap), so there are neither columns nor side-by-side lines to reorder.
+    """
+    tops = list(map(itemgetter(1), boxes))
+    if not all(map(lt, tops, islice(tops, 1, None))):
+        return False
+    left: float = max(map(itemgetter(0), boxes))
+    right: float = min(map(itemgetter(2), boxes))
+    return left - right <= _COLUMN_GAP
+
+
+def _split(group: list[int], boxes: Sequence[BBox]) -> list[list[int]] | None:
+    """Split a region into columns, else into bands; None if it cannot be split."""
+    bands = _runs(group, boxes, 1, 3, 0.0)
+    columns = _runs(group, boxes, 0, 2, _COLUMN_GAP)
+    if len(columns) > 1 and (len(bands) == 1 or _columnar(columns)):
+        return columns
+    if len(bands) == 1:
+        return None
+    if all(len(band) == 1 for band in bands):
+        return bands
+    return _merge_columnar(bands, boxes)
+
+
+def _columnar(columns: list[list[int]]) -> bool:
+    """True if a split into columns is real: at least two columns of two lines or more.
+
+    A run-in heading ("Keywords  JavaScript, tracing") followed by a short line looks
+    like two columns in its x-projection, but one of them is a single line. A drop
+    capital beside two columns still leaves two real ones.
+    """
+    return sum(len(column) >= 2 for column in columns) >= 2
+
+
+def _runs(group: list[int], boxes: Sequence[BBox], lo: int, hi: int, gap: float) -> list[list[int]]:
+    """Group indexes into runs along one axis, split where a gap wider than ``gap`` opens."""
+    ordered = sorted(group, key=lambda i: boxes[i][lo])
+    runs: list[list[int]] = [[ordered[0]]]
+    end = boxes[ordered[0]][hi]
+    for i in ordered[1:]:
+        box = boxes[i]
+        if box[lo] - end > gap:
+            runs.append([i])
+        else:
+            runs[-1].append(i)
+        end = max(end, box[hi])
+    return runs
+
+
+def _merge_columnar(bands: list[list[int]], boxes: Sequence[BBox]) -> list[list[int]]:
+    """Merge consecutive bands that share a column gutter into one multi-column region.
+
+    Two bands merge when their union still has a gap and either both have one, or
+    the single-column one fits inside a column of the other (a column that runs on
+    alone for a while). A merged region that is not truly columnar (see
+    :func:`_columnar`) is given back as its bands.
+    """
+    regions: list[list[list[int]]] = [[bands[0]]]
+    cover = _coverage(bands[0], boxes)
+    for band in bands[1:]:
+        band_cover = _coverage(band, boxes)
+        union = _merge_intervals(cover + band_cover)
+        if len(union) > 1 and _compatible(cover, band_cover):
+            regions[-1].append(band)
+            cover = union
+        else:
+            regions.append([band])
+            cover = band_cover
+    result: list[list[int]] = []
+    for region in regions:
+        merged = [i for band in region for i in band]
+        if len(region) > 1 and _columnar(_runs(merged, boxes, 0, 2, _COLUMN_GAP)):
+            result.append(merged)
+        else:
+            result.extend(region)
+    return result
+
+
+def _coverage(band: list[int], boxes: Sequence[BBox]) -> list[tuple[float, float]]:
+    """The x-intervals a band covers, merged across gaps narrower than a column gap."""
+    return _merge_intervals([(boxes[i][0], boxes[i][2]) for i in band])
+
+
+def _merge_intervals(intervals: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    intervals.sort()
+    merged = [intervals[0]]
+    for start, end in intervals[1:]:
+        last_start, last_end = merged[-1]
+        if start - last_end > _COLUMN_GAP:
+            merged.append((start, end))
+        elif end > last_end:
+            merged[-1] = (last_start, end)
+    return merged
+
+
+def _compatible(a: list[tuple[float, float]], b: list[tuple[float, float]]) -> bool:
+    """True if two bands' x-coverages can belong to one multi-column region."""
+    if len(a) > 1 and len(b) > 1:
+        return True
+    if len(a) > 1:
+        return _inside(b[0], a)
+    if len(b) > 1:
+        return _inside(a[0], b)
+    return False
+
+
+def _inside(interval: tuple[float, float], cover: list[tuple[float, float]]) -> bool:
+    start, end = interval
+    return any(lo - _COLUMN_GAP <= start and end <= hi + _COLUMN_GAP for lo, hi in cover)

@@ -1,0 +1,15 @@
+-- name: stale_evidence
+-- params: scope:str
+-- returns: evidence_id, claim_id, source_id, relation, excerpt, stale_at:time, newer_source_id, claim_supported
+-- Evidence whose quote vanished from a newer revision of its source, with whether its claim
+-- still has supporting evidence in the newest revision of some source.
+SELECT e.id AS evidence_id, e.claim_id, e.source_id, e.relation, e.excerpt, e.stale_at,
+       (SELECT max(n.id) FROM sources AS n WHERE n.revision_of = e.source_id) AS newer_source_id,
+       CASE WHEN EXISTS (SELECT 1 FROM evidence AS k
+                         WHERE k.claim_id = e.claim_id AND k.relation = 'supports' AND k.stale_at IS NULL
+                           AND NOT EXISTS (SELECT 1 FROM sources AS r WHERE r.revision_of = k.source_id))
+            THEN 1 ELSE 0 END AS claim_supported
+FROM evidence AS e
+JOIN claims AS c ON c.id = e.claim_id
+WHERE e.stale_at IS NOT NULL AND c.scope = :scope
+ORDER BY e.claim_id, e.id

@@ -1,0 +1,185 @@
+"""Documents through the ledger: ingest, cite with locators, revisions and re-anchoring, bad input."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, inspect, text
+
+from ledger import IngestError, Ledger, NeedsOCR
+
+PDF = Path(__file__).resolve().parents[1] / "fixtures" / "pdf"
+HTML = Path(__file__).resolve().parents[1] / "fixtures" / "html"
+ARTICLE_URL = "https://marrowby.example/news/tidal-barrier"
+
+
+def snapshot(ledger: Ledger) -> dict[str, list[tuple[object, ...]]]:
+    engine = create_engine(ledger.url)
+    with engine.connect() as connection:
+        tables = sorted(inspect(connection).get_table_names())
+        dump = {t: [tuple(r) for r in connection.execute(text(f'SELECT * FROM "{t}" ORDER BY 1'))] for t in tables}
+    engine.dispose()
+    return dump
+
+
+def test_a_quote_across_a_hyphen_break_a_ligature_and_curly_quotes_is_found_with_page_and_bbox(ledger: Ledger) -> None:
+    source = ledger.ingest_pdf(PDF / "typography.pdf")
+    assert source.kind == "pdf" and source.passage_count > 0
+    # As copied from a rendered PDF: the break hyphen kept, ligature glyphs, straight quotes.
+    quote = "reviewed the hyphen-\nated records"
+    citation = ledger.cite(source, quote)
+    assert citation.excerpt == "reviewed the hyphenated records"
+    assert citation.page == 1 and citation.locator["page"] == 1
+    assert ledger.cite(source, "the ﬁnal ﬂight").excerpt == "the final flight"
+    curly = ledger.cite(source, "'single' and \"double\" marks")
+    assert curly.excerpt == "‘single’ and “double” marks"
+    x0, y0, x1, y1 = citation.locator["bbox"]
+    assert x0 < x1 and y0 < y1
+    fragment = next(s for s in citation.locator["selectors"] if s["type"] == "FragmentSelector")
+    assert fragment["value"].startswith("page=1&viewrect=")
+    claim = ledger.assert_claim("committee", "reviewed", value="hyphenated records", evidence=[citation])
+    trail = ledger.explain(claim).evidence[0]
+    assert trail.evidence.page == 1 and trail.evidence.locator["bbox"] == [x0, y0, x1, y1]
+    assert trail.source.text[citation.char_start:citation.char_end] == citation.excerpt
+
+
+def test_the_bbox_contains_the_quoted_words(ledger: Ledger) -> None:
+    import pymupdf
+
+    source = ledger.ingest_pdf(PDF / "multi-page.pdf")
+    passages_text = source.text
+    # A quote from the second page: restrict the search to that page and check the box.
+    second_page = [line for line in passages_text.split("\n") if line.strip()][-1]
+    citation = ledger.cite(source, second_page[:40])
+    with pymupdf.open(PDF / "multi-page.pdf") as document:
+        page = document[citation.page - 1]  # type: ignore[operator]
+        hits = page.search_for(second_page[:20])
+    bx0, by0, bx1, by1 = citation.locator["bbox"]
+    assert any(bx0 - 1 <= r.x0 and by0 - 1 <= r.y0 and r.x1 <= bx1 + 1 and r.y1 <= by1 + 1 for r in hits)
+
+
+def test_same_bytes_return_the_same_source(ledger: Ledger) -> None:
+    first = ledger.ingest_pdf(PDF / "two-column.pdf")
+    again = ledger.ingest_pdf((PDF / "two-column.pdf").read_bytes())
+    assert again.id == first.id and not again.created
+
+
+def test_a_revised_page_keeps_its_evidence_anchored_or_reports_it_stale(ledger: Ledger, clock) -> None:
+    original = ledger.ingest_html((HTML / "article.html").read_bytes(), url=ARTICLE_URL)
+    cite = lambda quote: ledger.cite(original, quote)  # noqa: E731
+    moved = ledger.assert_claim("River Quell", "floods 2014-2023", value=4,
+                                evidence=[cite("burst its banks four times between 2014 and 2023")])
+    changed = ledger.assert_claim("tidal barrier", "construction time", value="three years",
+                                  evidence=[cite("Construction is due to begin in September 2025 and should take three years")])
+    deleted = ledger.assert_claim("Margaret Oduya", "lives on", "Ferry Lane",
+                                  evidence=[cite("Margaret Oduya, who has lived there since 1987")])
+    clock.tick(days=3)
+    revised = ledger.ingest_html((HTML / "article-revised.html").read_bytes(), url=ARTICLE_URL)
+    assert revised.revision_of == original.id
+
+    def newest(claim_id: int) -> tuple[str, float, str]:
+        trails = [t for t in ledger.explain(claim_id).evidence if t.source.id == revised.id]
+        assert len(trails) <= 1
+        if not trails:
+            return ("", 0.0, "")
+        e = trails[0].evidence
+        assert trails[0].source.text[e.locator["selectors"][1]["start"]:e.locator["selectors"][1]["end"]] == e.excerpt
+        return e.anchor_method, e.anchor_score, e.excerpt
+
+    method, score, excerpt = newest(moved.id)
+    assert method in ("quote", "exact", "normalized") and score == 1.0
+    assert excerpt == "burst its banks four times between 2014 and 2023"
+    method, score, excerpt = newest(changed.id)
+    assert method == "fuzzy" and 0.85 <= score < 1.0 and "four years" in excerpt
+    assert newest(deleted.id) == ("", 0.0, "")
+    stale = ledger.stale_evidence()
+    assert [(s.claim_id, s.claim_supported, s.newer_source_id) for s in stale] == [(deleted.id, False, revised.id)]
+
+
+def test_an_image_only_pdf_is_recorded_and_asks_for_ocr(ledger: Ledger) -> None:
+    with pytest.raises(NeedsOCR, match="OCR") as caught:
+        ledger.ingest_pdf(PDF / "image-only.pdf")
+    assert caught.value.pages == (1,)
+    recorded = ledger.source(caught.value.source_id)  # type: ignore[arg-type]
+    assert recorded.kind == "pdf" and recorded.pages_without_text == (1,)
+    mixed = ledger.ingest_pdf(PDF / "mixed-ocr.pdf")
+    assert mixed.pages_without_text == (2,)
+
+
+@pytest.mark.parametrize(("name", "password", "message"), [
+    ("empty.pdf", None, "empty"),
+    ("not-a-pdf.pdf", None, "not a PDF"),
+    ("truncated.pdf", None, "damaged|truncated|corrupt"),
+    ("encrypted.pdf", None, "password"),
+    ("encrypted.pdf", "wrong", "password"),
+    ("huge-page-count.pdf", None, "pages"),
+    ("missing.pdf", None, "missing.pdf"),
+])
+def test_bad_pdfs_are_refused_and_write_nothing(ledger: Ledger, name: str, password: str | None, message: str) -> None:
+    before = snapshot(ledger)
+    with pytest.raises(IngestError, match=message):
+        ledger.ingest_pdf(PDF / name, password=password)
+    assert snapshot(ledger) == before
+
+
+def test_an_encrypted_pdf_opens_with_its_password(ledger: Ledger) -> None:
+    assert ledger.ingest_pdf(PDF / "encrypted.pdf", password="open-sesame").passage_count > 0
+
+
+def test_html_without_main_text_is_refused_and_writes_nothing(ledger: Ledger) -> None:
+    before = snapshot(ledger)
+    with pytest.raises(IngestError, match="no main text"):
+        ledger.ingest_html((HTML / "no-main-content.html").read_bytes(), url="https://x.example/login")
+    assert snapshot(ledger) == before
+
+
+class _Pages(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:  # noqa: N802  (http.server's name)
+        routes = {"/article": ("text/html; charset=utf-8", (HTML / "article.html").read_bytes()),
+                  "/paper.pdf": ("application/pdf", (PDF / "multi-page.pdf").read_bytes()),
+                  "/archive.zip": ("application/zip", b"PK\x03\x04")}
+        if self.path == "/loop":
+            self.send_response(302)
+            self.send_header("Location", "/loop")
+            self.end_headers()
+            return
+        if self.path not in routes:
+            self.send_error(404)
+            return
+        kind, body = routes[self.path]
+        self.send_response(200)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def server() -> Iterator[str]:
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Pages)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def test_ingest_url_takes_html_and_pdf_and_refuses_the_rest(ledger: Ledger, server: str) -> None:
+    page = ledger.ingest_url(f"{server}/article")
+    assert page.kind == "web" and "tidal barrier" in page.text
+    paper = ledger.ingest_url(f"{server}/paper.pdf")
+    assert paper.kind == "pdf"
+    before = snapshot(ledger)
+    for path, message in (("/archive.zip", "application/zip"), ("/nothing", "404"), ("/loop", "redirect")):
+        with pytest.raises(IngestError, match=message):
+            ledger.ingest_url(f"{server}{path}", timeout=5)
+    with pytest.raises(IngestError):
+        ledger.ingest_url("http://127.0.0.1:9/unreachable", timeout=2)
+    assert snapshot(ledger) == before

@@ -1,0 +1,481 @@
+"""ledger.ingest.pdf: PDFs into drafts, checked against fixtures/pdf and the shared real-world PDFs.
+
+Expectations live in fixtures/pdf/expected.json (written by fixtures/build_pdfs.py). The line
+texts, bboxes and words the drafts are checked against come from pymupdf's own "dict" and
+"words" outputs, normalized here by an independent implementation of the documented rules.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import unicodedata
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta, timezone
+from functools import cache
+from itertools import pairwise
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pymupdf
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ledger.errors import IngestError, InvalidInput
+from ledger.ingest import pdf as pdf_module
+from ledger.ingest.base import PassageDraft, SourceDraft, content_hash
+from ledger.ingest.pdf import parse_pdf_date, read_pdf, read_pdf_file
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures" / "pdf"
+EXPECTED: dict[str, Any] = json.loads((FIXTURES / "expected.json").read_text(encoding="utf-8"))
+REALWORLD = ROOT.parent / "shared" / "realworld" / "pdf"
+REALWORLD_PDFS = sorted(p.name for p in REALWORLD.glob("*.pdf")) if REALWORLD.is_dir() else []
+NO_REALWORLD = f"{REALWORLD} is absent: the real-world PDFs are read from the shared checkout, not copied"
+
+GOOD_FIXTURES = sorted(name for name, spec in EXPECTED["fixtures"].items() if "error" not in spec)
+BAD_FIXTURES = sorted(name for name, spec in EXPECTED["fixtures"].items() if "error" in spec)
+ENCRYPTED = [("fixtures", name) for name, spec in EXPECTED["fixtures"].items() if "password" in spec] + [
+    ("realworld", name) for name, spec in EXPECTED["realworld"].items() if "password" in spec
+]
+
+LIGATURES = {0xFB00: "ff", 0xFB01: "fi", 0xFB02: "fl", 0xFB03: "ffi", 0xFB04: "ffl", 0xFB05: "st", 0xFB06: "st"}
+FORBIDDEN = "".join(map(chr, range(0xFB00, 0xFB07))) + "\u00ad"
+HYPHENS = "-\u2010"
+#: "words" without TEXT_USE_CID_FOR_UNKNOWN_UNICODE: the ingester gives U+FFFD for glyphs
+#: without a Unicode mapping instead of their raw character ids (which read as garbage, e.g.
+#: "$IE 2EDAKTION" for "Die Redaktion" in the German magazine)
+WORD_FLAGS = pymupdf.TEXTFLAGS_WORDS & ~pymupdf.TEXT_USE_CID_FOR_UNKNOWN_UNICODE
+LINE_FLAGS = pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_USE_CID_FOR_UNKNOWN_UNICODE
+BBOX_TOLERANCE = 0.5  # points; line bboxes come from mupdf's XML with 8 significant digits
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+def _path(origin: str, name: str) -> Path:
+    if origin == "realworld":
+        if not REALWORLD_PDFS:
+            pytest.skip(NO_REALWORLD)
+        return REALWORLD / name
+    return FIXTURES / name
+
+
+def _spec(origin: str, name: str) -> dict[str, Any]:
+    section: dict[str, dict[str, Any]] = EXPECTED["fixtures" if origin == "fixtures" else "realworld"]
+    return section.get(name, {})
+
+
+@cache
+def _draft(origin: str, name: str) -> SourceDraft:
+    return read_pdf(_path(origin, name).read_bytes(), password=_spec(origin, name).get("password"))
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.split())
+
+
+def normalize(text: str) -> str:
+    """The documented line normalization, written independently of the ingester."""
+    text = text.translate(LIGATURES).replace("\u00ad", "")
+    text = "".join(" " if c.isspace() or unicodedata.category(c) == "Cc" else c for c in text)
+    return unicodedata.normalize("NFC", text).strip()
+
+
+def _open(origin: str, name: str) -> pymupdf.Document:
+    doc = pymupdf.open(_path(origin, name))
+    password = _spec(origin, name).get("password")
+    if password:
+        assert doc.authenticate(password)
+    return doc
+
+
+def _reference_lines(page: pymupdf.Page) -> Iterator[tuple[tuple[float, ...], str, str]]:
+    """(bbox, raw text, normalized text) of each non-blank line, from pymupdf's "dict"."""
+    for block in page.get_text("dict", flags=LINE_FLAGS)["blocks"]:
+        if block["type"] != 0:
+            continue
+        for line in block["lines"]:
+            raw = "".join(span["text"] for span in line["spans"])
+            text = normalize(raw)
+            if text:
+                yield tuple(line["bbox"]), raw, text
+
+
+def _page_text(draft: SourceDraft, page: int) -> str:
+    on_page = [p for p in draft.passages if p.page == page]
+    if not on_page:
+        return ""
+    return draft.text[on_page[0].char_start : on_page[-1].char_end]
+
+
+def _close(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return all(abs(x - y) <= 0.01 for x, y in zip(a, b, strict=True))
+
+
+def _contains(outer: tuple[float, ...], inner: tuple[float, ...]) -> bool:
+    t = BBOX_TOLERANCE
+    return (
+        outer[0] - t <= inner[0]
+        and outer[1] - t <= inner[1]
+        and inner[2] <= outer[2] + t
+        and inner[3] <= outer[3] + t
+    )
+
+
+ALL_READABLE = [("fixtures", name) for name in GOOD_FIXTURES] + [
+    ("realworld", name) for name in (REALWORLD_PDFS or ["(absent)"])
+]
+
+
+def _ids(cases: list[tuple[str, str]]) -> list[str]:
+    return [f"{origin}/{name}" for origin, name in cases]
+
+
+# --- structure of every draft -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("origin", "name"), ALL_READABLE, ids=_ids(ALL_READABLE))
+def test_passages_tile_the_text_in_order(origin: str, name: str) -> None:
+    draft = _draft(origin, name)
+    text, passages = draft.text, draft.passages
+    assert draft.kind == "pdf"
+    assert text == text.strip()
+    if not passages:
+        assert text == ""
+        return
+    assert passages[0].char_start == 0
+    assert passages[-1].char_end == len(text)
+    for passage in passages:
+        assert passage.char_start < passage.char_end
+        assert passage.page is not None and 1 <= passage.page <= (draft.page_count or 0)
+        assert passage.bbox is not None and passage.paragraph is not None
+        assert passage.page not in draft.pages_without_text
+    for before, after in pairwise(passages):
+        gap = text[before.char_end : after.char_start]
+        assert before.char_end <= after.char_start, "passages overlap"
+        assert (after.page or 0, after.paragraph or 0) >= (before.page or 0, before.paragraph or 0)
+        if after.paragraph == before.paragraph:
+            assert gap in ("\n", ""), f"lines of one paragraph are joined by a newline: {gap!r}"
+            if gap == "":  # a de-hyphenated line break: the next line starts in lowercase
+                assert text[after.char_start].islower()
+        else:
+            assert gap == "\n\n", f"paragraphs and pages are separated by a blank line: {gap!r}"
+    paragraphs = [p.paragraph or 0 for p in passages]
+    assert paragraphs[0] == 0
+    assert sorted(set(paragraphs)) == list(range(paragraphs[-1] + 1)), "paragraphs are numbered densely"
+
+
+@pytest.mark.parametrize(("origin", "name"), ALL_READABLE, ids=_ids(ALL_READABLE))
+def test_each_passage_is_its_lines_text(origin: str, name: str) -> None:
+    """Every line pymupdf reports is one passage whose slice is the line's normalized text."""
+    draft = _draft(origin, name)
+    with _open(origin, name) as doc:
+        for number, page in enumerate(doc, start=1):
+            passages = [p for p in draft.passages if p.page == number]
+            reference = list(_reference_lines(page))
+            assert len(passages) == len(reference), f"page {number}: one passage per line"
+            for bbox, _, line_text in reference:
+                matches = [p for p in passages if _close(p.bbox or (), bbox)]
+                assert len(matches) == 1, f"page {number}: no passage for line {line_text!r}"
+                passage = matches[0]
+                piece = draft.text[passage.char_start : passage.char_end]
+                if piece != line_text:  # joined: the line's hyphen was dropped with its break
+                    assert line_text[-1] in HYPHENS and piece == line_text[:-1], (piece, line_text)
+                    assert draft.text[passage.char_end].islower()
+
+
+@pytest.mark.parametrize(("origin", "name"), ALL_READABLE, ids=_ids(ALL_READABLE))
+def test_every_word_lies_in_a_passage_and_in_the_text(origin: str, name: str) -> None:
+    draft = _draft(origin, name)
+    with _open(origin, name) as doc:
+        for number, page in enumerate(doc, start=1):
+            boxes = [p.bbox for p in draft.passages if p.page == number]
+            for word in page.get_text("words", flags=WORD_FLAGS):
+                box = tuple(word[:4])
+                assert any(_contains(outer, box) for outer in boxes if outer), (
+                    f"page {number}: word {word[4]!r} at {box} lies in no passage"
+                )
+                for piece in normalize(word[4]).split():
+                    piece = piece.rstrip(HYPHENS) or piece
+                    assert piece in draft.text, f"page {number}: word {word[4]!r} not in the text"
+
+
+@pytest.mark.parametrize(("origin", "name"), ALL_READABLE, ids=_ids(ALL_READABLE))
+def test_no_ligatures_or_soft_hyphens_survive(origin: str, name: str) -> None:
+    draft = _draft(origin, name)
+    assert not set(draft.text) & set(FORBIDDEN)
+    assert unicodedata.is_normalized("NFC", draft.text)
+
+
+def test_xml_fast_path_equals_pymupdf_dict_output(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stext-XML parse gives the same draft as pymupdf's slower "dict" output."""
+    names = [("fixtures", n) for n in GOOD_FIXTURES] + [("realworld", n) for n in REALWORLD_PDFS]
+    for origin, name in names:
+        fast = _draft(origin, name)
+        monkeypatch.setattr(pdf_module, "_PREFER_XML", False)
+        slow = read_pdf(_path(origin, name).read_bytes(), password=_spec(origin, name).get("password"))
+        monkeypatch.setattr(pdf_module, "_PREFER_XML", True)
+        assert slow.text == fast.text, name
+        assert len(slow.passages) == len(fast.passages)
+        for a, b in zip(slow.passages, fast.passages, strict=True):
+            assert (a.char_start, a.char_end, a.page, a.paragraph) == (b.char_start, b.char_end, b.page, b.paragraph)
+            assert _close(a.bbox or (), b.bbox or ())
+
+
+# --- what each document must contain ------------------------------------------------------------
+
+CONTENT_CASES = [("fixtures", n) for n in GOOD_FIXTURES] + [
+    ("realworld", n) for n in (sorted(EXPECTED["realworld"]) if REALWORLD_PDFS else ["(absent)"])
+]
+
+
+@pytest.mark.parametrize(("origin", "name"), CONTENT_CASES, ids=_ids(CONTENT_CASES))
+def test_expected_content(origin: str, name: str) -> None:
+    spec = _spec(origin, name)
+    draft = _draft(origin, name)
+    squashed = _squash(draft.text)
+    assert draft.page_count == spec["page_count"]
+    assert list(draft.pages_without_text) == spec["pages_without_text"]
+    for page, sentences in spec["pages"].items():
+        on_page = _squash(_page_text(draft, int(page)))
+        for sentence in sentences:
+            assert _squash(sentence) in on_page, f"page {page} lacks {sentence!r}"
+    for sentence in spec.get("contiguous", []):
+        assert _squash(sentence) in squashed, f"{sentence!r} is not one contiguous run"
+    for before, after in spec.get("order", []):
+        first, second = squashed.find(_squash(before)), squashed.find(_squash(after))
+        assert first >= 0 and second >= 0, (before, after)
+        assert first < second, f"{before!r} must come before {after!r}"
+    for fragment in spec.get("must_contain", []):
+        assert fragment in draft.text
+    for fragment in spec.get("must_not_contain", []):
+        assert fragment not in draft.text
+    for char in spec.get("must_contain_chars", ""):
+        assert char in draft.text
+    for key in ("title", "author"):
+        if key in spec:
+            assert getattr(draft, key) == spec[key]
+    for key in ("published_at", "modified_at"):
+        if key in spec:
+            value = getattr(draft, key)
+            assert value is not None and value.utcoffset() == timedelta(0)
+            assert value == datetime.fromisoformat(spec[key])
+    for key, value in spec.get("metadata", {}).items():
+        assert draft.metadata[key] == value
+
+
+def test_two_columns_read_down_each_column() -> None:
+    """Left column, then right column; never a left line followed by a right line and back."""
+    draft = _draft("fixtures", "two-column.pdf")
+    columns = ["L" if p.bbox and p.bbox[2] < 306 else "R" if p.bbox and p.bbox[0] > 306 else "W" for p in draft.passages]
+    assert "".join(columns).strip("W") == "L" * columns.count("L") + "R" * columns.count("R")
+    assert columns[0] == "W" and columns[-1] == "W"  # the title first, the footer last
+
+
+def test_typography_joins_hyphenated_words_with_adjacent_passages() -> None:
+    draft = _draft("fixtures", "typography.pdf")
+    slices = [draft.text[p.char_start : p.char_end] for p in draft.passages]
+    first = slices.index("The committee reviewed the hyphen")
+    assert slices[first + 1].startswith("ated records")
+    assert draft.passages[first].char_end == draft.passages[first + 1].char_start
+    assert "hyphenated" in draft.text and "hyphen-" not in draft.text
+    assert "A soft break: inter" in slices  # soft hyphen removed, word joined
+    assert "just-in-\nTime" in draft.text  # a hyphen before a capital is kept, with its break
+
+
+def test_tracemonkey_reading_order() -> None:
+    """The two-column paper: left column bottom before right column top, sentences whole."""
+    if "tracemonkey-two-column-paper.pdf" not in REALWORLD_PDFS:
+        pytest.skip(NO_REALWORLD)
+    draft = _draft("realworld", "tracemonkey-two-column-paper.pdf")
+    page2 = _squash(_page_text(draft, 2))
+    left_bottom = "In Section 7 we evaluate our dynamic compiler based on"
+    right_top = "1 for (var i = 2; i < 100; ++i) {"
+    assert page2.index(left_bottom) < page2.index(right_top)
+    assert page2.index(left_bottom) > page2.index("Hence, recording and compiling a trace speculates")
+    page1 = _squash(_page_text(draft, 1))
+    assert page1.index("is the de facto standard for client-side web programming") < page1.index(
+        "and is used for the application logic of browser-based productivity"
+    )
+    assert "TraceMonkey always begins executing a program in the bytecode interpreter." in page2
+    assert draft.text.count("ﬁ") == 0 and "efficient" in draft.text
+
+
+# --- bad input ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", BAD_FIXTURES)
+def test_bad_fixture_raises_with_reason(name: str) -> None:
+    data = (FIXTURES / name).read_bytes()
+    with pytest.raises(IngestError) as caught:
+        read_pdf(data, uri=f"file:///fixtures/{name}")
+    message = str(caught.value)
+    for fragment in EXPECTED["fixtures"][name]["error"]:
+        assert fragment in message, message
+    assert isinstance(caught.value, InvalidInput)
+
+
+@pytest.mark.parametrize(("origin", "name"), ENCRYPTED, ids=_ids(ENCRYPTED))
+def test_encrypted_needs_the_right_password(origin: str, name: str) -> None:
+    spec = _spec(origin, name)
+    data = _path(origin, name).read_bytes()
+    with pytest.raises(IngestError) as missing:
+        read_pdf(data)
+    for fragment in spec["error_without_password"]:
+        assert fragment in str(missing.value)
+    with pytest.raises(IngestError) as wrong:
+        read_pdf(data, password="not-" + spec["password"])
+    for fragment in spec["error_wrong_password"]:
+        assert fragment in str(wrong.value)
+    draft = read_pdf(data, password=spec["password"])
+    for sentence in spec["pages"]["1"]:
+        assert sentence in draft.text
+
+
+def test_too_many_bytes_and_pages() -> None:
+    data = (FIXTURES / "multi-page.pdf").read_bytes()
+    with pytest.raises(IngestError, match=f"is {len(data)} bytes, more than max_bytes=1000"):
+        read_pdf(data, max_bytes=1000)
+    with pytest.raises(IngestError, match="claims 4 pages; the limit is 2"):
+        read_pdf(data, max_pages=2)
+    assert read_pdf(data, max_pages=4).page_count == 4
+
+
+def test_not_a_pdf_says_what_it_looks_like() -> None:
+    with pytest.raises(IngestError, match="not a PDF: it looks like plain text"):
+        read_pdf(b"Quarterly report\nRevenue grew by 4%.\n")
+    with pytest.raises(IngestError, match="not a PDF: it is binary data"):
+        read_pdf(b"\x89PNG\r\n\x1a\n" + bytes(range(256)))
+    with pytest.raises(IngestError, match="not a PDF: it looks like HTML"):
+        read_pdf(b"<html><body>hello</body></html>", uri="https://example.org/report.pdf")
+
+
+def test_damaged_page_tree_or_body_fails_clearly() -> None:
+    whole = (FIXTURES / "multi-page.pdf").read_bytes()
+    for cut in (len(whole) // 16, len(whole) // 4, len(whole) // 2, len(whole) * 7 // 8):
+        with pytest.raises(IngestError, match="damaged or truncated"):
+            read_pdf(whole[:cut])
+
+
+def test_read_pdf_file(tmp_path: Path) -> None:
+    draft = read_pdf_file(FIXTURES / "metadata.pdf")
+    assert draft.uri == (FIXTURES / "metadata.pdf").resolve().as_uri()
+    assert read_pdf_file(str(FIXTURES / "metadata.pdf"), uri="urn:x").uri == "urn:x"
+    with pytest.raises(IngestError, match="no such file"):
+        read_pdf_file(tmp_path / "missing.pdf")
+    with pytest.raises(IngestError, match="is a directory"):
+        read_pdf_file(tmp_path)
+    big = tmp_path / "big.pdf"
+    big.write_bytes(b"%PDF-1.7\n" + b"0" * 5000)
+    with pytest.raises(IngestError, match="more than max_bytes=100"):
+        read_pdf_file(big, max_bytes=100)
+
+
+# --- metadata and dates -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("D:20240101120000+01'00'", datetime(2024, 1, 1, 11, tzinfo=UTC)),
+        ("D:20240315083000-05'30'", datetime(2024, 3, 15, 14, 0, tzinfo=UTC)),
+        ("D:20160119123847Z", datetime(2016, 1, 19, 12, 38, 47, tzinfo=UTC)),
+        ("D:20160119123847Z00'00'", datetime(2016, 1, 19, 12, 38, 47, tzinfo=UTC)),
+        ("D:20240101120000+0100", datetime(2024, 1, 1, 11, tzinfo=UTC)),
+        ("D:20240101120000+01'", datetime(2024, 1, 1, 11, tzinfo=UTC)),
+        ("20240101", datetime(2024, 1, 1, tzinfo=UTC)),
+        ("D:2024", datetime(2024, 1, 1, tzinfo=UTC)),
+        ("D:202403", datetime(2024, 3, 1, tzinfo=UTC)),
+        (" D:20240101120000 ", datetime(2024, 1, 1, 12, tzinfo=UTC)),
+        ("D:20241301000000Z", None),
+        ("D:20240230000000Z", None),
+        ("D:20240101250000Z", None),
+        ("D:20240101120000+99'00'", None),
+        ("Tuesday", None),
+        ("D:", None),
+        ("", None),
+        (None, None),
+    ],
+)
+def test_parse_pdf_date(value: str | None, expected: datetime | None) -> None:
+    parsed = parse_pdf_date(value)
+    assert parsed == expected
+    if parsed is not None:
+        assert parsed.tzinfo is UTC or parsed.utcoffset() == timedelta(0)
+
+
+@given(
+    st.datetimes(min_value=datetime(1900, 1, 1), max_value=datetime(2200, 1, 1)),
+    st.integers(min_value=-14 * 60, max_value=14 * 60),
+)
+def test_parse_pdf_date_round_trips(moment: datetime, offset_minutes: int) -> None:
+    zone = timezone(timedelta(minutes=offset_minutes))
+    local = moment.replace(microsecond=0, tzinfo=zone)
+    sign = "-" if offset_minutes < 0 else "+"
+    hours, minutes = divmod(abs(offset_minutes), 60)
+    text = f"D:{local:%Y%m%d%H%M%S}{sign}{hours:02d}'{minutes:02d}'"
+    parsed = parse_pdf_date(text)
+    assert parsed == local and parsed is not None and parsed.utcoffset() == timedelta(0)
+
+
+def test_metadata_fixture() -> None:
+    draft = _draft("fixtures", "metadata.pdf")
+    assert draft.title == "Ledger Fixture: Metadata"
+    assert draft.author == "Ada Example"
+    assert draft.published_at == datetime(2024, 1, 1, 11, tzinfo=UTC)
+    assert draft.modified_at == datetime(2024, 3, 15, 14, tzinfo=UTC)
+    assert draft.metadata["creationDate"] == "D:20240101120000+01'00'"
+    assert draft.content_hash == content_hash((FIXTURES / "metadata.pdf").read_bytes())
+    assert all(value for value in draft.metadata.values())
+
+
+def test_image_only_pages_are_listed_not_raised() -> None:
+    assert _draft("fixtures", "image-only.pdf").pages_without_text == (1,)
+    mixed = _draft("fixtures", "mixed-ocr.pdf")
+    assert mixed.pages_without_text == (2,)
+    assert {p.page for p in mixed.passages} == {1}
+
+
+# --- the package's promises ---------------------------------------------------------------------
+
+
+def test_import_does_not_load_pymupdf() -> None:
+    code = "import sys, ledger.ingest.pdf; sys.exit('pymupdf' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr or "importing ledger.ingest.pdf loaded pymupdf"
+
+
+def _load_builder() -> ModuleType:
+    """fixtures/build_pdfs.py as a module (executed from source: no bytecode left in fixtures/)."""
+    path = ROOT / "fixtures" / "build_pdfs.py"
+    module = ModuleType("build_pdfs")
+    module.__file__ = str(path)
+    exec(compile(path.read_text(encoding="utf-8"), path, "exec"), module.__dict__)  # noqa: S102 - our own script
+    return module
+
+
+def test_fixtures_are_what_the_builder_writes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """fixtures/pdf is exactly build_pdfs.py's output: rebuild after editing the texts."""
+    builder = _load_builder()
+    builder.OUT = tmp_path
+    builder.main()
+    capsys.readouterr()
+    built = sorted(p.name for p in tmp_path.iterdir())
+    assert built == sorted(p.name for p in FIXTURES.iterdir())
+    for name in built:
+        if name == "encrypted.pdf":  # fresh salts on every save: compare what it decrypts to
+            fresh, kept = pymupdf.open(tmp_path / name), pymupdf.open(FIXTURES / name)
+            assert fresh.authenticate("open-sesame") and kept.authenticate("open-sesame")
+            assert fresh[0].get_text() == kept[0].get_text()
+            continue
+        assert (tmp_path / name).read_bytes() == (FIXTURES / name).read_bytes(), name
+
+
+def test_passage_draft_type() -> None:
+    draft = _draft("fixtures", "multi-page.pdf")
+    assert all(type(p) is PassageDraft for p in draft.passages)
+    assert all(isinstance(v, float) for p in draft.passages for v in p.bbox or ())
