@@ -6,6 +6,7 @@ when the features that need them are used.
 
 from ledger.api import Ledger
 from ledger.assertions import ClaimDraft
+from ledger.check import CheckReport, Finding
 from ledger.errors import (
     AliasConflict,
     ClockError,
@@ -43,6 +44,7 @@ from ledger.records import (
 __all__ = [
     "AliasConflict",
     "Audit",
+    "CheckReport",
     "Citation",
     "Claim",
     "ClaimDraft",
@@ -55,6 +57,7 @@ __all__ = [
     "EvidenceId",
     "EvidenceTrail",
     "Explanation",
+    "Finding",
     "IngestError",
     "InvalidInput",
     "InvalidTime",

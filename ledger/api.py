@@ -14,6 +14,7 @@ from sqlalchemy import Connection, Engine, insert, select, update
 
 from ledger import assertions, db, queries, reads, sources, store
 from ledger.assertions import ClaimDraft, EntityRef, check_scope
+from ledger.check import CheckReport
 from ledger.entities import check_name, normalize_name
 from ledger.errors import Conflict, InvalidInput, NeedsOCR, NotFound, StoreError
 from ledger.ingest.base import SourceDraft
@@ -475,6 +476,12 @@ class Ledger:
                                links=tuple(reads.claim_links(connection, [claim_id])), evidence=trails)
 
         return self._read(work)
+
+    def check(self) -> CheckReport:
+        """Check every invariant (integrity, evidence, versions, functional overlaps, scopes)."""
+        from ledger.check import run_checks
+
+        return self._read(run_checks)
 
     # -------------------------------------------------------------- predicates
 

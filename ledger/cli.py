@@ -317,6 +317,27 @@ def ingest(
         raise typer.Exit(2)
 
 
+@app.command()
+def check(as_json: JsonOption = False, db: DbOption = None) -> None:
+    """Check the ledger's invariants; exits 1 when anything is found.
+
+    Example: ledger check --db research.db
+    """
+    with opened(db) as ledger:
+        report = ledger.check()
+    if as_json:
+        print_json(report)
+    else:
+        for name in report.checks:
+            failed = [f for f in report.findings if f.check == name]
+            mark = "[green]ok[/]" if not failed else f"[red]{len(failed)} finding(s)[/]"
+            console.print(f"{mark:>24}  {name}")
+            for finding in failed[:20]:
+                console.print(f"      {finding.detail}", highlight=False)
+    if not report.ok:
+        raise typer.Exit(1)
+
+
 DEMO_TEXT = (
     "Invoice 03/2026. From 1 March 2026 the monthly electricity bill for the flat is PLN 280.\n\n"
     "Invoice 07/2026. From 1 July 2026 the monthly electricity bill for the flat is PLN 245 "

@@ -109,10 +109,17 @@ def clock() -> TestClock:
     return TestClock()
 
 
+def assert_consistent(ledger: Ledger) -> None:
+    """The checker finds nothing wrong (run on every database the suite builds)."""
+    report = ledger.check()
+    assert report.ok, "\n".join(f"{f.check}: {f.detail}" for f in report.findings)
+
+
 @pytest.fixture
 def ledger(db_url: str, clock: TestClock) -> Iterator[Ledger]:
     with Ledger.open(db_url, clock=clock) as opened:
         yield opened
+        assert_consistent(opened)
 
 
 def pytest_report_header() -> str:

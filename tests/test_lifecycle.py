@@ -201,3 +201,20 @@ def test_actor_is_kept_on_every_version(ledger: Ledger, clock) -> None:
     clock.tick()
     ledger.confirm(claim, actor="user:alice")
     assert [v.actor for v in ledger.history("Rome", "country")] == ["agent:extractor-v2", "user:alice"]
+
+
+def test_confirming_one_side_of_a_conflict_needs_the_other_resolved(ledger: Ledger, clock) -> None:
+    from ledger import Conflict
+
+    a = ledger.add_source(text="The summit is 4,810 m high.", publisher="A")
+    b = ledger.add_source(text="The summit is 4,808 m high.", publisher="B")
+    high = ledger.assert_claim("Mont Blanc", "height", value="4810 m", evidence=[ledger.cite(a, "4,810 m")])
+    clock.tick()
+    low = ledger.assert_claim("Mont Blanc", "height", value="4808 m", evidence=[ledger.cite(b, "4,808 m")])
+    assert {ledger.claim(high).status, low.status} == {"disputed"}
+    ledger.confirm(low, reason="IGN survey 2023")  # resolving the dispute in favour of one side
+    with pytest.raises(Conflict, match="retract or supersede"):
+        ledger.confirm(high)
+    clock.tick()
+    ledger.retract(high, reason="older survey")
+    assert [c.value for c in ledger.claims("Mont Blanc", "height")] == ["4808 m"]

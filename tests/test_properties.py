@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from ledger import Ledger, LedgerError
 
-from .conftest import TestClock
+from .conftest import TestClock, assert_consistent
 
 DATES = [None, "2026-01", "2026-03", "2026-05", "2026-07", "2026-09"]
 PROBES = ["2025-12-15", "2026-01-01", "2026-02-10", "2026-03-01", "2026-04-20", "2026-07-01", "2026-08-31", "2027-01-01"]
@@ -103,6 +103,7 @@ def test_as_of_reads_equal_a_brute_force_model_and_a_replay(make_db_url, ops, re
     clock = TestClock()
     with Ledger.open(make_db_url(), clock=clock) as ledger:
         times = apply(ledger, clock, ops, until=None)
+        assert_consistent(ledger)
         versions = [v for audit in ledger.audit() for v in audit.versions]
         knowns = sorted(set(times)) + [clock.now + timedelta(days=1)]
         results = {}

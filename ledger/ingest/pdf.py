@@ -74,7 +74,7 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime, timedelta, timezone
 from itertools import islice, repeat
 from operator import itemgetter, lt
@@ -121,6 +121,10 @@ _TRANSLATION: Final[dict[int, str | None]] = {
     **_LIGATURES,
     0x00AD: None,
 }
+#: the same for a block's lines joined by newlines: the newlines stay
+_BLOCK_TRANSLATION: Final = {k: v for k, v in _TRANSLATION.items() if k != 0x0A}
+#: finds a character _BLOCK_TRANSLATION changes (a C-level scan is cheaper than translate)
+_TRANSLATED: Final = re.compile("[" + "".join(re.escape(chr(c)) for c in sorted(_BLOCK_TRANSLATION)) + "]")
 
 #: a <line bbox="x0 y0 x1 y1" ... dir="dx dy" ... text="..."/> element of mupdf's stext XML
 _XML_LINE: Final = re.compile(r'<line bbox="([^"]*)"[^>]*? dir="([^"]*)"[^>]*? text="([^"]*)"')
@@ -414,8 +418,9 @@ def _read_pages(doc: Any, page_count: int, label: str, pymupdf: Any) -> list[lis
 def _xml_lines(textpage: Any, pymupdf: Any) -> list[_Line]:
     """Lines of a page from mupdf's stext XML (lines and bboxes only): the fast path.
 
-    Lines are parsed a block at a time with C-level helpers (``zip``, ``map``) because
-    per-line Python work is most of what this ingester adds to pymupdf's own cost.
+    Lines are parsed and normalized a block at a time with C-level helpers (``zip``,
+    ``map``, ``str.translate`` on the joined block), because per-line Python work is
+    most of what this ingester adds to pymupdf's own cost.
     """
     mupdf = pymupdf.mupdf
     buffer = mupdf.fz_new_buffer(16384)
@@ -432,21 +437,34 @@ def _xml_lines(textpage: Any, pymupdf: Any) -> list[_Line]:
         bboxes, directions, raws = zip(*found)
         numbers = iter(map(float, " ".join(bboxes).split()))
         boxes = zip(numbers, numbers, numbers, numbers)
-        if "&" in chunk or "\x7f" in chunk or directions.count(_UPRIGHT) != len(directions):
-            # escaped (non-ASCII or control) characters, or lines that are not upright
-            for box, direction, raw in zip(boxes, directions, raws):
-                if "&" in raw:
-                    raw = _XML_ENTITY.sub(_xml_char, raw)
-                text, soft_break = _normalize(raw.strip())
-                if text:
-                    lines.append((box, text, block, soft_break, _upright(direction.split())))
-            continue
-        texts = list(map(str.strip, raws))
-        if "" in texts:
-            kept = [(box, text) for box, text in zip(boxes, texts) if text]
-            boxes, texts = zip(*kept) if kept else (iter(()), [])  # type: ignore[assignment]
-        lines.extend(zip(boxes, texts, repeat(block), repeat(False), repeat(True)))
+        texts, soft_breaks = _block_texts(raws)
+        upright: Iterable[bool] = repeat(True)
+        if directions.count(_UPRIGHT) != len(directions):
+            upright = [d == _UPRIGHT or _upright(d.split()) for d in directions]
+        rows = zip(boxes, texts, repeat(block), soft_breaks, upright)
+        lines.extend(rows if "" not in texts else (row for row in rows if row[1]))
     return lines
+
+
+def _block_texts(raws: Sequence[str]) -> tuple[list[str], Iterable[bool]]:
+    """The normalized texts of a block's lines (XML-escaped) and their soft-hyphen ends."""
+    joined = "\n".join(raws)
+    if joined.isascii() and "&" not in joined and "\x7f" not in joined:
+        return list(map(str.strip, raws)), repeat(False)
+    if "&" in joined:
+        joined = _XML_ENTITY.sub(_xml_char, joined)  # never yields a newline
+    soft_breaks: Iterable[bool] = repeat(False)
+    if _SOFT_HYPHEN in joined:
+        soft_breaks = [piece.rstrip().endswith(_SOFT_HYPHEN) for piece in joined.split("\n")]
+    if _TRANSLATED.search(joined):
+        joined = joined.translate(_BLOCK_TRANSLATION)
+    if not unicodedata.is_normalized("NFC", joined):
+        joined = unicodedata.normalize("NFC", joined)
+    texts = list(map(str.strip, joined.split("\n")))
+    if len(texts) != len(raws):  # a raw newline inside a line: normalize line by line
+        pairs = [_normalize(_XML_ENTITY.sub(_xml_char, raw).strip()) for raw in raws]
+        return [text for text, _ in pairs], [soft for _, soft in pairs]
+    return texts, soft_breaks
 
 
 def _dict_lines(textpage: Any) -> list[_Line]:
@@ -487,9 +505,11 @@ def _xml_char(match: re.Match[str]) -> str:
     if name is not None:
         return _XML_NAMED.get(name, match.group(0))
     code = int(hex_code, 16) if hex_code is not None else int(dec_code)
+    if code < 0x20 or 0x7F <= code < 0xA0:
+        return " "
     if 0xD800 <= code <= 0xDFFF or code > 0x10FFFF:
         return "\ufffd"
-    return chr(code)  # control characters become spaces in _normalize
+    return chr(code)
 
 
 # --- layout ------------------------------------------------------------------------
@@ -559,28 +579,10 @@ def _hyphenated(text: str, soft_break: bool, following: str) -> bool:
 
 
 def _reading_order(boxes: Sequence[BBox]) -> list[int]:
-    """Indexes of ``boxes`` in reading order (recursive XY-cut, iterative)."""
+    """Indexes of ``boxes`` in reading order (see the module docstring)."""
     if not boxes or _single_column(boxes):
         return list(range(len(boxes)))
-    order: list[int] = []
-    stack: list[list[int]] = [list(range(len(boxes)))]
-    while stack:
-        group = stack.pop()
-        if len(group) == 1:
-            order.append(group[0])
-            continue
-        members = list(map(boxes.__getitem__, group))
-        if max(map(itemgetter(0), members)) - min(map(itemgetter(2), members)) <= _COLUMN_GAP:
-            # all x-ranges share a point: no column split anywhere below, so the XY-cut
-            # comes down to reading top to bottom (left to right on a shared top)
-            order.extend(sorted(group, key=lambda i: (boxes[i][1], boxes[i][0])))
-            continue
-        parts = _split(group, boxes)
-        if parts is None:
-            order.extend(sorted(group, key=lambda i: (boxes[i][1], boxes[i][0])))
-        else:
-            stack.extend(reversed(parts))
-    return order
+    return _XYCut(boxes).order()
 
 
 def _single_column(boxes: Sequence[BBox]) -> bool:
@@ -597,17 +599,94 @@ def _single_column(boxes: Sequence[BBox]) -> bool:
     return left - right <= _COLUMN_GAP
 
 
-def _split(group: list[int], boxes: Sequence[BBox]) -> list[list[int]] | None:
-    """Split a region into columns, else into bands; None if it cannot be split."""
-    bands = _runs(group, boxes, 1, 3, 0.0)
-    columns = _runs(group, boxes, 0, 2, _COLUMN_GAP)
-    if len(columns) > 1 and (len(bands) == 1 or _columnar(columns)):
-        return columns
-    if len(bands) == 1:
-        return None
-    if all(len(band) == 1 for band in bands):
-        return bands
-    return _merge_columnar(bands, boxes)
+_Interval = tuple[float, float]
+
+
+class _XYCut:
+    """A recursive XY-cut over line bboxes, run with an explicit stack.
+
+    Coordinates are kept as four sequences indexed by line, so that sorting and
+    projections run through C-level ``__getitem__`` keys.
+    """
+
+    __slots__ = ("x0", "x1", "y0", "y1")
+
+    def __init__(self, boxes: Sequence[BBox]) -> None:
+        self.x0, self.y0, self.x1, self.y1 = zip(*boxes)
+
+    def order(self) -> list[int]:
+        left, right = self.x0.__getitem__, self.x1.__getitem__
+        order: list[int] = []
+        stack: list[list[int]] = [list(range(len(self.x0)))]
+        while stack:
+            group = stack.pop()
+            if len(group) == 1:
+                order.append(group[0])
+                continue
+            if max(map(left, group)) - min(map(right, group)) <= _COLUMN_GAP:
+                # all x-ranges share a point: no column split anywhere below, so the
+                # XY-cut comes down to reading top to bottom
+                order.extend(self._top_down(group))
+                continue
+            parts = self._split(group)
+            if parts is None:
+                order.extend(self._top_down(group))
+            else:
+                stack.extend(reversed(parts))
+        return order
+
+    def _top_down(self, group: list[int]) -> list[int]:
+        """By top edge, then by left edge."""
+        return sorted(sorted(group, key=self.x0.__getitem__), key=self.y0.__getitem__)
+
+    def _split(self, group: list[int]) -> list[list[int]] | None:
+        """Split a region into columns, else into bands; None if it cannot be split."""
+        bands = _runs(group, self.y0, self.y1, 0.0)
+        columns = _runs(group, self.x0, self.x1, _COLUMN_GAP)
+        if len(columns) > 1 and (len(bands) == 1 or _columnar(columns)):
+            return columns
+        if len(bands) == 1:
+            return None
+        if len(bands) == len(group):  # one line per band
+            return bands
+        return self._merge_columnar(bands)
+
+    def _merge_columnar(self, bands: list[list[int]]) -> list[list[int]]:
+        """Merge consecutive bands that share a column gutter into one region.
+
+        Two bands merge when their union still has a gap and either both have one,
+        or the single-column one fits inside a column of the other (a column that
+        runs on alone for a while). A merged region that is not truly columnar (see
+        :func:`_columnar`) is given back as its bands.
+        """
+        regions: list[list[list[int]]] = [[bands[0]]]
+        cover = self._coverage(bands[0])
+        for band in islice(bands, 1, None):
+            band_cover = self._coverage(band)
+            union = _merge_intervals(cover + band_cover)
+            if len(union) > 1 and _compatible(cover, band_cover):
+                regions[-1].append(band)
+                cover = union
+            else:
+                regions.append([band])
+                cover = band_cover
+        result: list[list[int]] = []
+        for region in regions:
+            if len(region) == 1:
+                result.append(region[0])
+                continue
+            merged = [i for band in region for i in band]
+            if _columnar(_runs(merged, self.x0, self.x1, _COLUMN_GAP)):
+                result.append(merged)
+            else:
+                result.extend(region)
+        return result
+
+    def _coverage(self, band: list[int]) -> list[_Interval]:
+        """The x-intervals a band covers, merged across gaps narrower than a column gap."""
+        if len(band) == 1:
+            return [(self.x0[band[0]], self.x1[band[0]])]
+        return _merge_intervals(list(zip(map(self.x0.__getitem__, band), map(self.x1.__getitem__, band))))
 
 
 def _columnar(columns: list[list[int]]) -> bool:
@@ -620,59 +699,29 @@ def _columnar(columns: list[list[int]]) -> bool:
     return sum(len(column) >= 2 for column in columns) >= 2
 
 
-def _runs(group: list[int], boxes: Sequence[BBox], lo: int, hi: int, gap: float) -> list[list[int]]:
+def _runs(group: list[int], starts: Sequence[float], ends: Sequence[float], gap: float) -> list[list[int]]:
     """Group indexes into runs along one axis, split where a gap wider than ``gap`` opens."""
-    ordered = sorted(group, key=lambda i: boxes[i][lo])
-    runs: list[list[int]] = [[ordered[0]]]
-    end = boxes[ordered[0]][hi]
-    for i in ordered[1:]:
-        box = boxes[i]
-        if box[lo] - end > gap:
-            runs.append([i])
+    ordered = sorted(group, key=starts.__getitem__)
+    current = [ordered[0]]
+    runs = [current]
+    end = ends[ordered[0]]
+    for i in islice(ordered, 1, None):
+        if starts[i] - end > gap:
+            current = [i]
+            runs.append(current)
         else:
-            runs[-1].append(i)
-        end = max(end, box[hi])
+            current.append(i)
+        if ends[i] > end:
+            end = ends[i]
     return runs
 
 
-def _merge_columnar(bands: list[list[int]], boxes: Sequence[BBox]) -> list[list[int]]:
-    """Merge consecutive bands that share a column gutter into one multi-column region.
-
-    Two bands merge when their union still has a gap and either both have one, or
-    the single-column one fits inside a column of the other (a column that runs on
-    alone for a while). A merged region that is not truly columnar (see
-    :func:`_columnar`) is given back as its bands.
-    """
-    regions: list[list[list[int]]] = [[bands[0]]]
-    cover = _coverage(bands[0], boxes)
-    for band in bands[1:]:
-        band_cover = _coverage(band, boxes)
-        union = _merge_intervals(cover + band_cover)
-        if len(union) > 1 and _compatible(cover, band_cover):
-            regions[-1].append(band)
-            cover = union
-        else:
-            regions.append([band])
-            cover = band_cover
-    result: list[list[int]] = []
-    for region in regions:
-        merged = [i for band in region for i in band]
-        if len(region) > 1 and _columnar(_runs(merged, boxes, 0, 2, _COLUMN_GAP)):
-            result.append(merged)
-        else:
-            result.extend(region)
-    return result
-
-
-def _coverage(band: list[int], boxes: Sequence[BBox]) -> list[tuple[float, float]]:
-    """The x-intervals a band covers, merged across gaps narrower than a column gap."""
-    return _merge_intervals([(boxes[i][0], boxes[i][2]) for i in band])
-
-
-def _merge_intervals(intervals: list[tuple[float, float]]) -> list[tuple[float, float]]:
+def _merge_intervals(intervals: list[_Interval]) -> list[_Interval]:
+    if len(intervals) == 1:
+        return intervals
     intervals.sort()
     merged = [intervals[0]]
-    for start, end in intervals[1:]:
+    for start, end in islice(intervals, 1, None):
         last_start, last_end = merged[-1]
         if start - last_end > _COLUMN_GAP:
             merged.append((start, end))
@@ -681,7 +730,7 @@ def _merge_intervals(intervals: list[tuple[float, float]]) -> list[tuple[float, 
     return merged
 
 
-def _compatible(a: list[tuple[float, float]], b: list[tuple[float, float]]) -> bool:
+def _compatible(a: list[_Interval], b: list[_Interval]) -> bool:
     """True if two bands' x-coverages can belong to one multi-column region."""
     if len(a) > 1 and len(b) > 1:
         return True
@@ -692,6 +741,6 @@ def _compatible(a: list[tuple[float, float]], b: list[tuple[float, float]]) -> b
     return False
 
 
-def _inside(interval: tuple[float, float], cover: list[tuple[float, float]]) -> bool:
+def _inside(interval: _Interval, cover: list[_Interval]) -> bool:
     start, end = interval
     return any(lo - _COLUMN_GAP <= start and end <= hi + _COLUMN_GAP for lo, hi in cover)
