@@ -5,6 +5,7 @@ nothing; every call is one transaction in the modules below it.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from types import TracebackType
@@ -476,6 +477,23 @@ class Ledger:
                                links=tuple(reads.claim_links(connection, [claim_id])), evidence=trails)
 
         return self._read(work)
+
+    def backup(self, path: str | os.PathLike[str]) -> Path:
+        """Copy a SQLite ledger to ``path`` with SQLite's online backup API.
+
+        The copy is one consistent snapshot even while other processes write. PostgreSQL
+        ledgers are backed up with ``pg_dump`` instead.
+        """
+        target = Path(path).expanduser().resolve()
+        db.backup_sqlite(self._engine, target)
+        return target
+
+    @staticmethod
+    def restore(backup: str | os.PathLike[str], path: str | os.PathLike[str], *, overwrite: bool = False) -> Path:
+        """Restore a backup made by ``backup()`` into ``path`` (refused if it exists, unless ``overwrite``)."""
+        source, target = Path(backup).expanduser().resolve(), Path(path).expanduser().resolve()
+        db.restore_sqlite(source, target, overwrite=overwrite)
+        return target
 
     def check(self) -> CheckReport:
         """Check every invariant (integrity, evidence, versions, functional overlaps, scopes)."""

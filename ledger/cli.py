@@ -318,6 +318,43 @@ def ingest(
 
 
 @app.command()
+def backup(
+    path: Annotated[Path, typer.Argument(help="New file to write the copy to.")], db: DbOption = None
+) -> None:
+    """Copy a SQLite ledger with the online backup API (consistent while others write).
+
+    Example: ledger backup /backups/ledger-2026-11-29.db
+    """
+    with opened(db) as ledger:
+        target = ledger.backup(path)
+    console.print(f"backed up to {target} ({target.stat().st_size:,} bytes)")
+
+
+@app.command()
+def restore(
+    backup_file: Annotated[Path, typer.Argument(help="A file written by `ledger backup`.")],
+    force: Annotated[bool, typer.Option(help="Replace the database if it exists.")] = False,
+    db: DbOption = None,
+) -> None:
+    """Restore a backup into the database file (--db), checking it first.
+
+    Example: ledger restore /backups/ledger-2026-11-29.db --db ledger.db --force
+    """
+    from ledger.db import DEFAULT_FILE
+
+    try:
+        target = Ledger.restore(backup_file, db or DEFAULT_FILE, overwrite=force)
+    except LedgerError as error:
+        errors.print(f"[bold red]error:[/] {error}", highlight=False)
+        raise typer.Exit(error.exit_code) from error
+    with opened(str(target)) as ledger:
+        report = ledger.check()
+    console.print(f"restored {target}; check: {'ok' if report.ok else f'{len(report.findings)} finding(s)'}")
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+@app.command()
 def check(as_json: JsonOption = False, db: DbOption = None) -> None:
     """Check the ledger's invariants; exits 1 when anything is found.
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -124,3 +125,62 @@ def _is_lock(error: exc.OperationalError) -> bool:
 
 def _reason(error: exc.DBAPIError) -> str:
     return str(error.orig).strip().splitlines()[0] if error.orig is not None else str(error)
+
+
+def backup_sqlite(engine: Engine, target: Path) -> None:
+    """Online backup of a SQLite database into ``target`` (a new file), checked afterwards."""
+    if engine.dialect.name != "sqlite":
+        raise InvalidInput("backup() copies SQLite ledgers; back up PostgreSQL with pg_dump (see the README)")
+    if target.exists():
+        raise InvalidInput(f"{target} already exists; back up into a new file")
+    if not target.parent.is_dir():
+        raise InvalidInput(f"{target.parent} is not a directory")
+    database = engine.url.database
+    if not database or database == ":memory:":
+        raise InvalidInput("an in-memory ledger has no file to back up")
+    _copy_sqlite(lambda: sqlite3.connect(database, timeout=BUSY_TIMEOUT_MS / 1000), target)
+
+
+def restore_sqlite(backup: Path, target: Path, *, overwrite: bool) -> None:
+    """Copy a backup file into ``target`` through the backup API, refusing damaged backups."""
+    if not backup.is_file():
+        raise InvalidInput(f"backup {backup} does not exist")
+    if target.exists() and not overwrite:
+        raise InvalidInput(f"{target} already exists; pass overwrite=True (--force) to replace it")
+    _verify(backup)
+    _copy_sqlite(lambda: sqlite3.connect(f"file:{backup}?mode=ro", uri=True), target)
+
+
+def _copy_sqlite(open_source: Callable[[], Any], target: Path) -> None:
+    partial = target.with_name(target.name + ".partial")
+    partial.unlink(missing_ok=True)
+    source = open_source()
+    try:
+        destination = sqlite3.connect(partial)
+        try:
+            source.backup(destination)  # one step: a consistent snapshot
+            destination.execute("PRAGMA journal_mode = WAL")
+        finally:
+            destination.close()
+    except sqlite3.Error as error:
+        partial.unlink(missing_ok=True)
+        raise StoreError(f"the backup failed; nothing was written to {target}: {error}") from error
+    finally:
+        source.close()
+    _verify(partial)
+    for suffix in ("-wal", "-shm"):
+        Path(str(target) + suffix).unlink(missing_ok=True)
+    partial.replace(target)  # atomic: the target is either the old file or the whole copy
+
+
+def _verify(path: Path) -> None:
+    try:
+        connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            result = connection.execute("PRAGMA integrity_check").fetchone()
+        finally:
+            connection.close()
+    except sqlite3.Error as error:
+        raise StoreError(f"{path} is not a readable SQLite database: {error}") from error
+    if result is None or result[0] != "ok":
+        raise StoreError(f"{path} failed SQLite's integrity check: {result}")
