@@ -106,6 +106,9 @@ class _Live:
         distinct = set(self.sources)
         if len(distinct) < 2:
             return len(distinct)
+        if len(distinct) == 2:
+            first, second = (store.independence_keys(facts, s) for s in distinct)
+            return 2 if first.isdisjoint(second) else 1
         return store.count_independent([store.independence_keys(facts, s) for s in distinct])
 
 
@@ -167,9 +170,16 @@ def prepare(draft: ClaimDraft) -> _Prepared:
 
 def check_scope(scope: object) -> str:
     """A scope name, or InvalidInput."""
+    if isinstance(scope, str) and scope in _GOOD_SCOPES:
+        return scope
     if not isinstance(scope, str) or not scope.strip() or len(scope) > 200 or "\x00" in scope:
         raise InvalidInput(f"scope must be a non-empty name of at most 200 characters; got {scope!r}")
+    if len(_GOOD_SCOPES) < 10_000:
+        _GOOD_SCOPES.add(scope)
     return scope
+
+
+_GOOD_SCOPES: set[str] = set()
 
 
 def check_predicate(predicate: object) -> str:
@@ -238,22 +248,24 @@ def write_claims(
     for item in prepared:
         key = (item.scope, item.subject_id, item.predicate, item.qualifiers)
         group = live.setdefault(key, [])
-        functional = _functional(item, definitions.get(item.predicate))
-        families = {store.family_of(facts, c.source_id) for c in item.citations if c.relation == "supports"}
-        targets = [by_id[i] for i in item.supersedes if i in by_id and by_id[i].scope == item.scope]
-        missing = item.supersedes - {x.claim_id for x in targets}
-        if missing:
-            raise NotFound(
-                f"supersedes= names claim(s) {sorted(missing)} that do not exist in scope {item.scope!r} "
-                f"or are already retracted"
-            )
-        candidates = group + [t for t in targets if t not in group]
-        incoming = Incoming(item.object_key, _at(item.valid_from), _at(item.valid_until),
-                            frozenset(families), item.supersedes)
+        candidates = group
+        if item.supersedes:
+            targets = [by_id[i] for i in item.supersedes if i in by_id and by_id[i].scope == item.scope]
+            missing = item.supersedes - {x.claim_id for x in targets}
+            if missing:
+                raise NotFound(
+                    f"supersedes= names claim(s) {sorted(missing)} that do not exist in scope {item.scope!r} "
+                    f"or are already retracted"
+                )
+            candidates = group + [t for t in targets if t not in group]
         if candidates:
-            decision = decide(incoming, [c.standing(facts) for c in candidates], functional=functional, now=now)
+            families = {store.family_of(facts, c.source_id) for c in item.citations if c.relation == "supports"}
+            incoming = Incoming(item.object_key, _at(item.valid_from), _at(item.valid_until),
+                                frozenset(families), item.supersedes)
+            decision = decide(incoming, [c.standing(facts) for c in candidates],
+                              functional=_functional(item, definitions.get(item.predicate)), now=now)
         else:
-            decision = Decision(valid_until=incoming.valid_until)
+            decision = _UNCONTESTED  # nothing standing to compare with: the common case in bulk loads
         if decision.corroborates is not None:
             target = next(c for c in candidates if c.claim_id == decision.corroborates)
             _corroborate(batch, ids, target, item, facts, now)
@@ -277,6 +289,9 @@ def write_claims(
         results.append(ClaimId(new_id))
     _flush(connection, batch, now)
     return results
+
+
+_UNCONTESTED = Decision()
 
 
 def _at(instant: Instant | None) -> datetime | None:

@@ -117,10 +117,23 @@ def _insert_plan(
 
 def _converter(column_type: Any, dialect_name: str) -> Any:
     if isinstance(column_type, model.UTCTime):
-        return None if dialect_name == "postgresql" else to_micros
+        return None if dialect_name == "postgresql" else _micros_of
     if isinstance(column_type, JSON):
         return _json_text
     return None
+
+
+_last_time: tuple[datetime | None, int] = (None, 0)
+
+
+def _micros_of(value: datetime) -> int:
+    # A batch stamps every row with the same `now`: remember the last conversion. The pair is
+    # swapped as one tuple, so threads sharing it never see a time with another's micros.
+    global _last_time
+    last = _last_time
+    if last[0] is not value:
+        last = _last_time = (value, to_micros(value))
+    return last[1]
 
 
 class JsonText(str):
