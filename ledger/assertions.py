@@ -26,11 +26,11 @@ from ledger.claims import (
 )
 from ledger.entities import check_name, normalize_name
 from ledger.errors import Conflict, InvalidInput, MissingEvidence, NotFound, ScopeMismatch
-from ledger.records import Citation, ClaimId, Entity, EntityId
+from ledger.records import Citation, Claim, ClaimId, Entity, EntityId
 from ledger.timeline import Instant, TimeInput, check_interval, optional_time, overlaps
 
 EntityRef = Entity | EntityId | int | str
-ClaimRef = Any  # a records.Claim or a ClaimId; kept loose to avoid an import cycle in signatures
+ClaimRef = Claim | ClaimId | int
 ASSERTABLE_STATUSES = ("reported", "confirmed", "disputed")
 MAX_PREDICATE_LENGTH = 200
 
@@ -209,7 +209,7 @@ def check_actor(actor: object) -> str | None:
     return actor
 
 
-def claim_ids(refs: Any) -> list[int]:
+def claim_ids(refs: object) -> list[int]:
     """Claim ids from a claim record, an id, or a sequence of them."""
     if refs is None:
         return []
@@ -218,7 +218,7 @@ def claim_ids(refs: Any) -> list[int]:
     return [claim_id(refs)]
 
 
-def claim_id(ref: Any) -> int:
+def claim_id(ref: object) -> int:
     """The id of a claim record or id."""
     if isinstance(ref, bool):
         raise InvalidInput(f"expected a claim or claim id, got {ref!r}")

@@ -13,9 +13,7 @@ from datetime import UTC, datetime
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Connection, Select, String, bindparam, cast, func, or_, select
-from sqlalchemy.dialects.postgresql import dialect as postgresql_dialect
-from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
+from sqlalchemy import Connection, Dialect, Select, String, bindparam, cast, func, or_, select
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql.functions import FunctionElement
 
@@ -187,22 +185,30 @@ _TIME_PARAMS = frozenset({"known_at", "valid_at", "during_start", "during_end"})
 _TIME_COLUMNS = frozenset({"valid_from", "valid_until", "recorded_at", "invalidated_at"})
 
 
-@cache
-def _prepared(shape: tuple[Any, ...], dialect_name: str) -> tuple[str, tuple[str, ...] | None, dict[str, Any], tuple[str, ...]]:
+_PREPARED: dict[tuple[Any, ...], tuple[str, tuple[str, ...] | None, dict[str, Any], tuple[str, ...]]] = {}
+
+
+def _prepared(
+    shape: tuple[Any, ...], dialect: Dialect
+) -> tuple[str, tuple[str, ...] | None, dict[str, Any], tuple[str, ...]]:
     """(SQL, positional parameter order or None, constant parameters, result column names)."""
-    statement = _claims_statement(shape)
-    dialect = sqlite_dialect() if dialect_name == "sqlite" else postgresql_dialect()
-    compiled = statement.compile(dialect=dialect)
-    order = tuple(compiled.positiontup or ()) if compiled.positional else None
-    constants = {k: v for k, v in compiled.params.items() if v is not None}
-    return str(compiled), order, constants, tuple(c.key for c in statement.selected_columns)
+    key = (shape, dialect.name, dialect.driver)
+    found = _PREPARED.get(key)
+    if found is None:
+        statement = _claims_statement(shape)
+        compiled = statement.compile(dialect=dialect)
+        order = tuple(compiled.positiontup or ()) if compiled.positional else None
+        constants = {k: v for k, v in compiled.params.items() if v is not None}
+        columns = tuple(str(c.key) for c in statement.selected_columns)
+        found = _PREPARED[key] = (str(compiled), order, constants, columns)
+    return found
 
 
 def _run_prepared(connection: Connection, shape: tuple[Any, ...], params: dict[str, Any]) -> list[dict[str, Any]]:
     # The hot read path: a statement compiled once per shape, sent through the DBAPI with the
     # few type conversions done here, skipping SQLAlchemy's per-call parameter processing.
     sqlite = connection.dialect.name == "sqlite"
-    sql, order, constants, columns = _prepared(shape, connection.dialect.name)
+    sql, order, constants, columns = _prepared(shape, connection.dialect)
     values = {**constants, **params}
     if sqlite:
         for name in _TIME_PARAMS & values.keys():

@@ -109,7 +109,8 @@ def reanchor_evidence(
     moved: list[dict[str, Any]] = []
     stale: list[int] = []
     for row in rows:
-        quote = next((s for s in row["locator"].get("selectors", ()) if s.get("type") == "TextQuoteSelector"), {})
+        quote: dict[str, Any] = next(
+            (s for s in row["locator"].get("selectors", ()) if s.get("type") == "TextQuoteSelector"), {})
         anchor = reanchor(prepared, exact=row["excerpt"], start=row["char_start"], end=row["char_end"],
                           prefix=quote.get("prefix", ""), suffix=quote.get("suffix", ""))
         if anchor is None:

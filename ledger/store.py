@@ -13,9 +13,7 @@ from typing import Any
 import json
 from operator import itemgetter
 
-from sqlalchemy import JSON, Connection, Table, bindparam, func, insert, or_, select, update
-from sqlalchemy.dialects.postgresql import dialect as postgresql_dialect
-from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
+from sqlalchemy import JSON, Connection, Dialect, Table, bindparam, func, insert, or_, select, update
 
 from ledger import model
 from ledger.entities import normalize_name
@@ -82,7 +80,7 @@ def insert_rows(connection: Connection, table: Table, rows: Sequence[Mapping[Any
     """
     if not rows:
         return
-    sql, columns, converters, positional = _insert_plan(table, tuple(rows[0]), connection.dialect.name)
+    sql, columns, converters, positional = _insert_plan(table, tuple(rows[0]), connection.dialect)
     converted = [(n, convert) for n, convert in enumerate(converters) if convert is not None]
     values = itemgetter(*columns) if len(columns) > 1 else (lambda row: (row[columns[0]],))
     data: list[Any] = []
@@ -101,13 +99,13 @@ _PLANS: dict[tuple[str, tuple[str, ...], str], tuple[str, tuple[str, ...], tuple
 
 
 def _insert_plan(
-    table: Table, keys: tuple[str, ...], dialect_name: str
+    table: Table, keys: tuple[str, ...], dialect: Dialect
 ) -> tuple[str, tuple[str, ...], tuple[Any, ...], bool]:
     """(SQL, column order of its parameters, value converters, positional?) for these keys."""
-    key = (table.name, keys, dialect_name)
+    dialect_name = dialect.name
+    key = (table.name, keys, f"{dialect_name}+{dialect.driver}")
     plan = _PLANS.get(key)
     if plan is None:
-        dialect = sqlite_dialect() if dialect_name == "sqlite" else postgresql_dialect()
         compiled = insert(table).compile(dialect=dialect, column_keys=list(keys))
         columns = tuple(compiled.positiontup or ()) if compiled.positional else keys
         converters = tuple(_converter(table.c[c].type, dialect_name) for c in columns)
