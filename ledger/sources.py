@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy import Connection
 
 from ledger import store
+from ledger.entities import check_text
 from ledger.errors import InvalidInput, NotFound
 from ledger.ingest.base import SourceDraft, content_hash, paragraph_passages
 from ledger.locator import build_locator, page_ranges
@@ -17,6 +18,9 @@ from ledger.records import Citation, Relation, SourceId, Trust
 from ledger.timeline import TimeInput, optional_time
 
 MAX_TEXT_CHARS = 100 * 2**20
+#: Limits on a caller's source metadata (a URI, a title, an author or publisher name).
+MAX_URI_CHARS = 8192
+MAX_META_CHARS = 2000
 SOURCE_KINDS = ("pdf", "web", "text", "conversation")
 RELATIONS = ("supports", "contradicts")
 
@@ -46,14 +50,49 @@ def text_draft(
         raise InvalidInput(f"the source text has {len(text)} characters; the limit is {MAX_TEXT_CHARS}")
     if kind not in SOURCE_KINDS:
         raise InvalidInput(f"source kind must be one of {SOURCE_KINDS}; got {kind!r}")
+    check_metadata(uri=uri, title=title, author=author, publisher=publisher)
     published = optional_time(published_at, what="published_at")
     retrieved = optional_time(retrieved_at, what="retrieved_at")
     return SourceDraft(
         kind=kind,  # type: ignore[arg-type]
-        text=text, content_hash=content_hash(text.encode("utf-8")), passages=paragraph_passages(text),
+        text=text, content_hash=content_hash(utf8(text, what="the source text")), passages=paragraph_passages(text),
         uri=uri, title=title, author=author, publisher=publisher,
         published_at=published.at if published else None, retrieved_at=retrieved.at if retrieved else None,
     )
+
+
+def check_metadata(**fields: object) -> None:
+    """Refuse caller-given source metadata that is not one line of storable text (None passes)."""
+    for name, value in fields.items():
+        if value is not None:
+            check_text(value, what=name, limit=MAX_URI_CHARS if name in ("uri", "url") else MAX_META_CHARS)
+
+
+def check_draft(draft: SourceDraft) -> None:
+    """Refuse a draft the database cannot store (wrong types, NUL bytes, lone surrogates)."""
+    if not isinstance(draft, SourceDraft):
+        raise InvalidInput(f"expected a SourceDraft made by an ingester, got {type(draft).__name__}")
+    if draft.kind not in SOURCE_KINDS:
+        raise InvalidInput(f"source kind must be one of {SOURCE_KINDS}; got {draft.kind!r}")
+    for name in ("uri", "title", "author", "publisher"):
+        value = getattr(draft, name)
+        if value is not None:
+            check_text(value, what=f"the source's {name}", one_line=False)
+    if not isinstance(draft.text, str):
+        raise InvalidInput(f"the source text must be a string, not {type(draft.text).__name__}")
+    if "\x00" in draft.text:
+        raise InvalidInput("the source text contains NUL bytes; remove them before adding the source")
+
+
+def utf8(text: str, *, what: str) -> bytes:
+    """``text`` as UTF-8, or InvalidInput naming the lone surrogate that cannot be encoded."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InvalidInput(
+            f"{what} contains the lone surrogate {text[exc.start]!r} at position {exc.start}, which is not "
+            f"valid Unicode; decode the original bytes properly (or with errors='replace')"
+        ) from exc
 
 
 def store_draft(
@@ -74,12 +113,13 @@ def store_draft(
     row = {
         "scope": scope, "kind": draft.kind, "uri": draft.uri, "title": draft.title, "author": draft.author,
         "publisher": draft.publisher, "published_at": draft.published_at, "retrieved_at": draft.retrieved_at,
-        "content_hash": draft.content_hash, "text_hash": hashlib.sha256(draft.text.encode("utf-8")).hexdigest(),
+        "content_hash": draft.content_hash,
+        "text_hash": hashlib.sha256(utf8(draft.text, what="the source text")).hexdigest(),
         "text": draft.text, "trust": trust, "revision_of": previous["id"] if previous else None,
         "meta": meta or None, "recorded_at": now,
     }
     passage_rows = [
-        {"page": p.page, "bbox": list(p.bbox) if p.bbox else None, "char_start": p.char_start,
+        {"page": p.page, "bbox": _bbox_json(p.bbox) if p.bbox else None, "char_start": p.char_start,
          "char_end": p.char_end, "paragraph": p.paragraph}
         for p in draft.passages
     ]
@@ -128,6 +168,12 @@ def reanchor_evidence(
     store.mark_stale(connection, stale, now)
 
 
+def _bbox_json(bbox: tuple[float, float, float, float]) -> store.JsonText:
+    # Ten thousand lines per book: four finite floats need no json.dumps round trip.
+    x0, y0, x1, y1 = (round(float(v), 2) for v in bbox)
+    return store.JsonText(f"[{x0!r},{y0!r},{x1!r},{y1!r}]")
+
+
 def cite(
     connection: Connection, source_id: SourceId, quote: str, *, relation: Relation, prefix: str | None,
     suffix: str | None, page: int | None, scope: str | None,
@@ -137,8 +183,12 @@ def cite(
 
     if relation not in RELATIONS:
         raise InvalidInput(f"relation must be 'supports' or 'contradicts'; got {relation!r}")
-    if not isinstance(quote, str):
-        raise InvalidInput(f"quote must be a string, not {type(quote).__name__}")
+    check_text(quote, what="quote", one_line=False)
+    for name, context in (("prefix", prefix), ("suffix", suffix)):
+        if context is not None:
+            check_text(context, what=name, one_line=False)
+    if page is not None and (isinstance(page, bool) or not isinstance(page, int) or page < 1):
+        raise InvalidInput(f"page must be a page number from 1, or None; got {page!r:.40}")
     row = store.source_row(connection, source_id)
     if scope is not None and row["scope"] != scope:
         raise NotFound(f"source {source_id} does not exist in scope {scope!r}")
