@@ -125,8 +125,10 @@ def store_draft(
     ]
     source_id = store.insert_source(connection, ids, row, passage_rows)
     if previous is not None:
+        located = [{"page": p.page, "bbox": p.bbox, "char_start": p.char_start, "char_end": p.char_end,
+                    "paragraph": p.paragraph} for p in draft.passages]
         reanchor_evidence(connection, ids, previous_id=previous["id"], source_id=source_id, text=draft.text,
-                          passages=passage_rows, now=now)
+                          passages=located, now=now)
     return store.source_row(connection, source_id), True
 
 

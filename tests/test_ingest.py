@@ -183,3 +183,25 @@ def test_ingest_url_takes_html_and_pdf_and_refuses_the_rest(ledger: Ledger, serv
     with pytest.raises(IngestError):
         ledger.ingest_url("http://127.0.0.1:9/unreachable", timeout=2)
     assert snapshot(ledger) == before
+
+
+def test_a_pdf_revision_reanchors_with_page_and_bbox(ledger: Ledger, clock) -> None:
+    import pymupdf
+
+    uri = "https://example.org/paper.pdf"
+    first = ledger.ingest_pdf(PDF / "typography.pdf", uri=uri)
+    claim = ledger.assert_claim("fleet", "flight", value="final", evidence=[ledger.cite(first, "the final flight")])
+    with pymupdf.open(PDF / "typography.pdf") as document:  # same text, new bytes: a re-export
+        document.set_metadata({"title": "Typography, re-exported"})
+        reexported = document.tobytes()
+    clock.tick()
+    second = ledger.ingest_pdf(reexported, uri=uri)
+    assert second.revision_of == first.id
+    [carried] = [t.evidence for t in ledger.explain(claim).evidence if t.source.id == second.id]
+    assert (carried.anchor_method, carried.anchor_score, carried.page) == ("position", 1.0, 1)
+    assert len(carried.locator["bbox"]) == 4
+    clock.tick()
+    third = ledger.ingest_pdf(PDF / "multi-page.pdf", uri=uri)
+    assert third.revision_of == second.id
+    assert [s.claim_id for s in ledger.stale_evidence()] == [claim.id]
+    assert not ledger.stale_evidence()[0].claim_supported
