@@ -8,6 +8,7 @@ texts, bboxes and words the drafts are checked against come from pymupdf's own "
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import unicodedata
@@ -49,7 +50,8 @@ HYPHENS = "-\u2010"
 #: without a Unicode mapping instead of their raw character ids (which read as garbage, e.g.
 #: "$IE 2EDAKTION" for "Die Redaktion" in the German magazine)
 WORD_FLAGS = pymupdf.TEXTFLAGS_WORDS & ~pymupdf.TEXT_USE_CID_FOR_UNKNOWN_UNICODE
-LINE_FLAGS = pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_USE_CID_FOR_UNKNOWN_UNICODE
+#: lines are read unclipped; lines wholly off the page are dropped, partly off kept whole
+LINE_FLAGS = pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_USE_CID_FOR_UNKNOWN_UNICODE & ~pymupdf.TEXT_MEDIABOX_CLIP
 BBOX_TOLERANCE = 0.5  # points; line bboxes come from mupdf's XML with 8 significant digits
 
 
@@ -94,14 +96,15 @@ def _open(origin: str, name: str) -> pymupdf.Document:
 
 
 def _reference_lines(page: pymupdf.Page) -> Iterator[tuple[tuple[float, ...], str, str]]:
-    """(bbox, raw text, normalized text) of each non-blank line, from pymupdf's "dict"."""
-    for block in page.get_text("dict", flags=LINE_FLAGS)["blocks"]:
+    """(bbox, raw text, normalized text) of each non-blank line on the page, from "dict"."""
+    area = page.rect * page.derotation_matrix  # text coordinates are unrotated
+    for block in page.get_text("dict", flags=LINE_FLAGS, clip=pymupdf.INFINITE_RECT())["blocks"]:
         if block["type"] != 0:
             continue
         for line in block["lines"]:
             raw = "".join(span["text"] for span in line["spans"])
             text = normalize(raw)
-            if text:
+            if text and pymupdf.Rect(line["bbox"]).intersects(area):
                 yield tuple(line["bbox"]), raw, text
 
 
@@ -224,6 +227,16 @@ def test_xml_fast_path_equals_pymupdf_dict_output(monkeypatch: pytest.MonkeyPatc
         for a, b in zip(slow.passages, fast.passages, strict=True):
             assert (a.char_start, a.char_end, a.page, a.paragraph) == (b.char_start, b.char_end, b.page, b.paragraph)
             assert _close(a.bbox or (), b.bbox or ())
+
+
+def test_unparsable_xml_falls_back_to_dict_output(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A <line> the XML pattern misses (another mupdf) sends the page through "dict"."""
+    expected = _draft("fixtures", "two-column-stamp.pdf")
+    missing_attribute = r'<(b)lock |<line bbox="([^"]*)" absent="([^"]*)" text="([^"]*)"'
+    monkeypatch.setattr(pdf_module, "_XML_ITEM", re.compile(missing_attribute))
+    draft = read_pdf((FIXTURES / "two-column-stamp.pdf").read_bytes())
+    assert draft.text == expected.text
+    assert [p.char_start for p in draft.passages] == [p.char_start for p in expected.passages]
 
 
 # --- what each document must contain ------------------------------------------------------------
@@ -373,6 +386,20 @@ def test_read_pdf_file(tmp_path: Path) -> None:
     big.write_bytes(b"%PDF-1.7\n" + b"0" * 5000)
     with pytest.raises(IngestError, match="more than max_bytes=100"):
         read_pdf_file(big, max_bytes=100)
+    with pytest.raises(IngestError, match="NUL character"):
+        read_pdf_file(str(tmp_path / "a\x00.pdf"))
+    with pytest.raises(IngestError, match="not int"):
+        read_pdf_file(123)  # type: ignore[arg-type]
+    with pytest.raises(IngestError) as long_name:
+        read_pdf_file(tmp_path / ("x" * 5000 + ".pdf"))
+    assert len(str(long_name.value)) < 400, "messages shorten long paths"
+
+
+def test_read_pdf_takes_bytes() -> None:
+    with pytest.raises(IngestError, match="takes the document's bytes, not str"):
+        read_pdf("%PDF-1.7")  # type: ignore[arg-type]
+    data = (FIXTURES / "metadata.pdf").read_bytes()
+    assert read_pdf(bytearray(data)).text == read_pdf(memoryview(data)).text == _draft("fixtures", "metadata.pdf").text
 
 
 # --- metadata and dates -------------------------------------------------------------------------
