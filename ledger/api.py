@@ -16,8 +16,17 @@ from sqlalchemy import Connection, Engine, insert, select, update
 from ledger import assertions, db, queries, reads, sources, store
 from ledger.assertions import ClaimDraft, EntityRef, check_scope
 from ledger.check import CheckReport
-from ledger.entities import check_name, normalize_name
-from ledger.errors import Conflict, InvalidInput, NeedsOCR, NotFound, StoreError
+from ledger.claims import DATATYPES
+from ledger.entities import check_name, check_text, normalize_name
+from ledger.errors import (
+    Conflict,
+    IngestError,
+    InvalidInput,
+    NeedsOCR,
+    NotFound,
+    ScopeMismatch,
+    StoreError,
+)
 from ledger.ingest.base import SourceDraft
 from ledger.records import (
     STATUSES,
@@ -118,6 +127,10 @@ class Ledger:
             AliasConflict: one of ``aliases`` already names another entity.
         """
         name, scope = check_name(name), check_scope(scope)
+        kind = assertions.check_label(kind, what="kind")
+        if isinstance(aliases, (str, bytes)) or not isinstance(aliases, Iterable):
+            raise InvalidInput(f"aliases must be a list of names, not a {type(aliases).__name__}; "
+                               f"pass aliases=[...] even for one alias")
         extra = [check_name(a, what="alias") for a in aliases]
 
         def work(connection: Connection, now: datetime, ids: store.Ids) -> Entity:
@@ -143,7 +156,9 @@ class Ledger:
 
     def resolve(self, name_or_alias: str, *, scope: str = "default") -> Entity | None:
         """The entity a name or alias names in ``scope`` (after merges), or None when unknown."""
-        if not isinstance(name_or_alias, str) or not normalize_name(name_or_alias):
+        check_text(name_or_alias, what="name", one_line=False)
+        scope = check_scope(scope)
+        if not normalize_name(name_or_alias):
             return None
 
         def work(connection: Connection) -> Entity | None:
@@ -166,6 +181,7 @@ class Ledger:
                   scope: str = "default") -> Entity:
         """Add another name for an entity; AliasConflict when it already names another."""
         alias = check_name(alias, what="alias")
+        language = assertions.check_label(language, what="language")
         target = self.get_entity(entity, scope=scope)
 
         def work(connection: Connection, now: datetime, ids: store.Ids) -> Entity:
@@ -184,12 +200,20 @@ class Ledger:
         """
         kept, merged = self.get_entity(keep, scope=scope), self.get_entity(other, scope=scope)
         if kept.scope != merged.scope:
-            raise InvalidInput(f"entities {kept.id} and {merged.id} belong to different scopes")
+            raise ScopeMismatch(f"entities {kept.id} (scope {kept.scope!r}) and {merged.id} (scope "
+                                f"{merged.scope!r}) belong to different scopes; only entities of one scope merge")
         keep_id = kept.merged_into or kept.id
         other_id = merged.merged_into or merged.id
+        if keep_id == other_id:
+            raise Conflict(
+                f"{_label(keep)} and {_label(other)} already resolve to the same entity {keep_id} (merged "
+                f"before, or one name); an entity cannot be merged into itself, so there is nothing to merge"
+            )
 
         def work(connection: Connection, now: datetime, ids: store.Ids) -> Entity:
             store.merge_entities(connection, keep_id, other_id, now)
+            assertions.refuse_functional_overlaps(connection, subjects=store.merged_ids(connection, keep_id),
+                                                  because=f"merging entity {other_id} into {keep_id}")
             return _entity(connection, keep_id)
 
         return self._write(work)
@@ -210,6 +234,7 @@ class Ledger:
     def add_draft(self, draft: SourceDraft, *, trust: Trust = "trusted", scope: str = "default") -> Source:
         """Store a source draft made by an ingester (idempotent by content hash)."""
         scope = sources.quarantine_scope(check_scope(scope), trust)
+        sources.check_draft(draft)
 
         def work(connection: Connection, now: datetime, ids: store.Ids) -> Source:
             row, created = sources.store_draft(connection, ids, draft, scope=scope, trust=trust, now=now)
@@ -232,10 +257,18 @@ class Ledger:
         """
         from ledger.ingest.pdf import read_pdf, read_pdf_file
 
+        sources.check_metadata(uri=uri)
+        sources.quarantine_scope(check_scope(scope), trust)
+        if password is not None and not isinstance(password, str):
+            raise InvalidInput(f"password must be a string or None, not {type(password).__name__}")
         if isinstance(path_or_bytes, (bytes, bytearray)):
             draft = read_pdf(bytes(path_or_bytes), uri=uri, password=password)
-        else:
+        elif isinstance(path_or_bytes, (str, os.PathLike)):
+            if "\x00" in str(os.fspath(path_or_bytes)):
+                raise IngestError(f"the path {str(path_or_bytes)[:80]!r} contains a NUL byte; no file has such a name")
             draft = read_pdf_file(path_or_bytes, uri=uri, password=password)
+        else:
+            raise IngestError(f"ingest_pdf takes a file path or the PDF's bytes, not {type(path_or_bytes).__name__}")
         source = self.add_draft(draft, trust=trust, scope=scope)
         if draft.page_count and len(draft.pages_without_text) == draft.page_count:
             pages = ", ".join(map(str, draft.pages_without_text))
@@ -253,6 +286,10 @@ class Ledger:
         become passages. Revisions by ``url`` work as for ``ingest_pdf``."""
         from ledger.ingest.html import read_html
 
+        sources.check_metadata(url=url)
+        sources.quarantine_scope(check_scope(scope), trust)
+        if encoding is not None and not isinstance(encoding, str):
+            raise InvalidInput(f"encoding must be a charset name or None, not {type(encoding).__name__}")
         retrieved = _time(retrieved_at, "retrieved_at")
         return self.add_draft(read_html(html, url=url, retrieved_at=retrieved, encoding=encoding),
                               trust=trust, scope=scope)
@@ -322,7 +359,7 @@ class Ledger:
         """
         draft = ClaimDraft(
             subject=subject, predicate=predicate, object=object, value=value, valid_from=valid_from,
-            valid_until=valid_until, evidence=evidence if isinstance(evidence, Sequence) else [evidence],
+            valid_until=valid_until, evidence=evidence,
             status=status, confidence=confidence, qualifiers=qualifiers, supersedes=supersedes, actor=actor,
             scope=scope,
         )
@@ -378,7 +415,8 @@ class Ledger:
         def check(connection: Connection) -> None:
             newer, older = store.current_version(connection, new_id), store.current_version(connection, old_id)
             if newer["scope"] != older["scope"]:
-                raise InvalidInput(f"claims {old_id} and {new_id} belong to different scopes")
+                raise ScopeMismatch(f"claims {old_id} (scope {older['scope']!r}) and {new_id} (scope "
+                                    f"{newer['scope']!r}) belong to different scopes; nothing crosses scopes")
             if newer["status"] == "retracted":
                 raise Conflict(f"claim {new_id} is retracted and cannot supersede anything")
             if assertions.supersession_reaches(connection, old_id, new_id):
@@ -392,6 +430,7 @@ class Ledger:
                 check: Callable[[Connection], None] | None = None) -> Claim:
         claim_id = assertions.claim_id(claim)
         actor = assertions.check_actor(actor)
+        reason = assertions.check_reason(reason)
 
         def work(connection: Connection, now: datetime, ids: store.Ids) -> Claim:
             if check is not None:
@@ -416,7 +455,7 @@ class Ledger:
         Retracted claims appear only when ``statuses`` asks for them.
         """
         query = reads.Filter(
-            scope=check_scope(scope), subject=_ref(subject), predicate=predicate, object=_ref(object),
+            scope=check_scope(scope), subject=_ref(subject), predicate=_predicate(predicate), object=_ref(object),
             statuses=_statuses(statuses), valid_at=_time(valid_at, "valid_at"), known_at=_time(known_at, "known_at"),
             during=_during(during),
         )
@@ -433,7 +472,9 @@ class Ledger:
 
     def history(self, subject: EntityRef, predicate: str, *, scope: str = "default") -> list[Claim]:
         """Every version of every claim on (subject, predicate), oldest first, with all four times."""
-        query = reads.Filter(scope=check_scope(scope), subject=_ref(subject), predicate=predicate,
+        if subject is None or predicate is None:
+            raise InvalidInput("history() needs a subject and a predicate; use audit() for every claim")
+        query = reads.Filter(scope=check_scope(scope), subject=_ref(subject), predicate=_predicate(predicate),
                              statuses=STATUSES, all_versions=True)
         return self._read(lambda connection: reads.find_claims(connection, query, now=self.now()))
 
@@ -442,7 +483,7 @@ class Ledger:
         """Claims in every status (retracted and superseded included) with their version history
         and the links that explain each change."""
         wanted = set(_statuses(statuses) if statuses is not None else STATUSES)
-        query = reads.Filter(scope=check_scope(scope), subject=_ref(subject), predicate=predicate,
+        query = reads.Filter(scope=check_scope(scope), subject=_ref(subject), predicate=_predicate(predicate),
                              statuses=STATUSES, all_versions=True)
 
         def work(connection: Connection) -> list[Audit]:
@@ -516,6 +557,11 @@ class Ledger:
             raise InvalidInput(f"object_kind must be 'entity' or 'value'; got {object_kind!r}")
         if datatype is not None and object_kind == "entity":
             raise InvalidInput("datatype applies to value predicates only")
+        if datatype is not None and datatype not in DATATYPES:
+            raise InvalidInput(f"datatype must be one of {DATATYPES} or None; got {datatype!r:.60}")
+        inverse = None if inverse is None else assertions.check_predicate(inverse, what="inverse")
+        if description is not None:
+            check_text(description, what="description", limit=assertions.MAX_REASON_LENGTH, one_line=False)
         row = {"name": name, "cardinality": cardinality, "object_kind": object_kind, "datatype": datatype,
                "inverse": inverse, "description": description}
 
@@ -526,12 +572,16 @@ class Ledger:
                                                                "recorded_at": now})
             else:
                 connection.execute(update(store.predicates).where(store.predicates.c.name == name).values(**row))
+            if cardinality == "one":
+                assertions.refuse_functional_overlaps(
+                    connection, predicate=name, because=f"declaring {name!r} functional (cardinality one)")
             return PredicateInfo(**row)  # type: ignore[arg-type]
 
         return self._write(work)
 
     def predicate(self, name: str) -> PredicateInfo | None:
         """The declaration of a predicate, or None when undeclared."""
+        name = assertions.check_predicate(name)
         row = self._read(lambda connection: store.predicate_rows(connection, [name]).get(name))
         if row is None:
             return None
@@ -567,14 +617,24 @@ def _source_id(source: SourceRef) -> int:
     if isinstance(source, Source):
         return int(source.id)
     if isinstance(source, int) and not isinstance(source, bool):
-        return source
+        return assertions.check_id(source, what="source id")
     raise InvalidInput(f"expected a source or source id, got {type(source).__name__}")
 
 
 def _ref(entity: EntityRef | None) -> int | str | None:
-    if entity is None or isinstance(entity, str):
-        return entity
+    if entity is None:
+        return None
+    if isinstance(entity, str):
+        return check_text(entity, what="entity name", one_line=False)
     return assertions.entity_id_of(entity)
+
+
+def _label(entity: EntityRef) -> str:
+    return repr(entity) if isinstance(entity, str) else f"entity {assertions.entity_id_of(entity)}"
+
+
+def _predicate(predicate: str | None) -> str | None:
+    return None if predicate is None else assertions.check_predicate(predicate)
 
 
 def _time(value: TimeInput | None, what: str) -> datetime | None:
@@ -597,6 +657,9 @@ def _statuses(statuses: Iterable[str] | None) -> tuple[str, ...]:
         return VISIBLE_STATUSES
     if isinstance(statuses, str):
         statuses = [statuses]
+    if not isinstance(statuses, Iterable):
+        raise InvalidInput(f"statuses must be a list of statuses, not {type(statuses).__name__}; "
+                           f"use some of {STATUSES}")
     chosen = tuple(statuses)
     unknown = [s for s in chosen if s not in STATUSES]
     if unknown or not chosen:
@@ -607,7 +670,7 @@ def _statuses(statuses: Iterable[str] | None) -> tuple[str, ...]:
 def _citations(evidence: Sequence[Citation] | Citation | None) -> tuple[Citation, ...]:
     if evidence is None:
         return ()
-    items = (evidence,) if isinstance(evidence, Citation) else tuple(evidence)
+    items = assertions.citation_tuple(evidence)
     for item in items:
         if not isinstance(item, Citation):
             raise InvalidInput(f"evidence must be citations made by cite(); got {type(item).__name__}")

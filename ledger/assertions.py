@@ -4,7 +4,7 @@ lifecycle rules of ``claims.decide`` and write every row of a batch in one trans
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -24,7 +24,7 @@ from ledger.claims import (
     decide,
     encode_value,
 )
-from ledger.entities import check_name, normalize_name
+from ledger.entities import check_name, check_text, normalize_name
 from ledger.errors import Conflict, InvalidInput, MissingEvidence, NotFound, ScopeMismatch
 from ledger.records import Citation, Claim, ClaimId, Entity, EntityId
 from ledger.timeline import Instant, TimeInput, check_interval, optional_time, overlaps
@@ -33,6 +33,10 @@ EntityRef = Entity | EntityId | int | str
 ClaimRef = Claim | ClaimId | int
 ASSERTABLE_STATUSES = ("reported", "confirmed", "disputed")
 MAX_PREDICATE_LENGTH = 200
+MAX_LABEL_LENGTH = 200
+MAX_REASON_LENGTH = 10_000
+#: Ids are positive and fit a signed 64-bit column on every backend.
+MAX_ID = 2**63 - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +49,7 @@ class ClaimDraft:
     value: Any = None
     valid_from: TimeInput | None = None
     valid_until: TimeInput | None = None
-    evidence: Sequence[Citation] = ()
+    evidence: Sequence[Citation] | Citation = ()
     status: str = "reported"
     confidence: float | None = None
     qualifiers: Mapping[str, Any] | None = None
@@ -141,7 +145,7 @@ def prepare(draft: ClaimDraft) -> _Prepared:
         hint = " (use retract() or supersede() for that)" if draft.status in ("retracted", "superseded") else ""
         raise InvalidInput(f"status {draft.status!r} cannot be asserted{hint}; use one of {ASSERTABLE_STATUSES}")
     confidence = None if draft.confidence is None else check_confidence(draft.confidence)
-    citations = tuple(draft.evidence) if not isinstance(draft.evidence, Citation) else (draft.evidence,)
+    citations = citation_tuple(draft.evidence)
     supported = False
     for citation in citations:
         if not isinstance(citation, Citation):
@@ -168,12 +172,26 @@ def prepare(draft: ClaimDraft) -> _Prepared:
     )
 
 
+def citation_tuple(evidence: object) -> tuple[Any, ...]:
+    """One citation or an iterable of them as a tuple (items unchecked); InvalidInput for anything else."""
+    if isinstance(evidence, Citation):
+        return (evidence,)
+    if evidence is None:
+        return ()
+    if isinstance(evidence, (str, bytes, Mapping)) or not isinstance(evidence, Iterable):
+        raise InvalidInput(f"evidence must be a citation made by cite() or a list of them; "
+                           f"got {type(evidence).__name__}")
+    return tuple(evidence)
+
+
 def check_scope(scope: object) -> str:
     """A scope name, or InvalidInput."""
     if isinstance(scope, str) and scope in _GOOD_SCOPES:
         return scope
-    if not isinstance(scope, str) or not scope.strip() or len(scope) > 200 or "\x00" in scope:
-        raise InvalidInput(f"scope must be a non-empty name of at most 200 characters; got {scope!r}")
+    if not isinstance(scope, str) or not scope.strip() or len(scope) > MAX_LABEL_LENGTH:
+        raise InvalidInput(f"scope must be a non-empty name of at most {MAX_LABEL_LENGTH} characters; "
+                           f"got {scope!r:.60}")
+    check_text(scope, what="scope")
     if len(_GOOD_SCOPES) < 10_000:
         _GOOD_SCOPES.add(scope)
     return scope
@@ -182,16 +200,17 @@ def check_scope(scope: object) -> str:
 _GOOD_SCOPES: set[str] = set()
 
 
-def check_predicate(predicate: object) -> str:
+def check_predicate(predicate: object, *, what: str = "predicate") -> str:
     """A predicate name, or InvalidInput."""
     if isinstance(predicate, str) and predicate in _GOOD_PREDICATES:
         return predicate
     if not isinstance(predicate, str) or not predicate.strip():
-        raise InvalidInput(f"predicate must be a non-empty string; got {predicate!r}")
-    if len(predicate) > MAX_PREDICATE_LENGTH or "\x00" in predicate or any(c in predicate for c in "\r\n\t"):
+        raise InvalidInput(f"{what} must be a non-empty string; got {predicate!r:.60}")
+    if len(predicate) > MAX_PREDICATE_LENGTH or any(c in predicate for c in "\r\n\t"):
         raise InvalidInput(
-            f"predicate {predicate[:40]!r} must be one line of at most {MAX_PREDICATE_LENGTH} characters"
+            f"{what} {predicate[:40]!r} must be one line of at most {MAX_PREDICATE_LENGTH} characters"
         )
+    check_text(predicate, what=what)
     if predicate == predicate.strip() and len(_GOOD_PREDICATES) < 100_000:
         _GOOD_PREDICATES.add(predicate)
     return predicate.strip()
@@ -204,9 +223,36 @@ def check_actor(actor: object) -> str | None:
     """An actor label, or InvalidInput."""
     if actor is None:
         return None
-    if not isinstance(actor, str) or "\x00" in actor or len(actor) > 200:
-        raise InvalidInput(f"actor must be a string of at most 200 characters; got {actor!r:.60}")
-    return actor
+    if not isinstance(actor, str) or len(actor) > MAX_LABEL_LENGTH:
+        raise InvalidInput(f"actor must be a string of at most {MAX_LABEL_LENGTH} characters; got {actor!r:.60}")
+    return check_text(actor, what="actor")
+
+
+def check_label(value: object, *, what: str) -> str | None:
+    """An optional short one-line label (entity kind, alias language), or InvalidInput."""
+    if value is None:
+        return None
+    label = check_text(value, what=what, limit=MAX_LABEL_LENGTH)
+    if not label.strip():
+        raise InvalidInput(f"{what} must be a non-empty label or None; got {label!r}")
+    return label
+
+
+def check_reason(reason: object) -> str | None:
+    """An optional free-text reason for a status change, or InvalidInput."""
+    if reason is None:
+        return None
+    return check_text(reason, what="reason", limit=MAX_REASON_LENGTH, one_line=False)
+
+
+def check_id(value: object, *, what: str) -> int:
+    """A row id given as an int, or InvalidInput (bools, other types, out of range)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidInput(f"expected {what}, got {type(value).__name__}")
+    if not 1 <= value <= MAX_ID:
+        shown = str(value) if abs(value) < 10**30 else f"a {value.bit_length()}-bit number"
+        raise InvalidInput(f"{what} {shown} is out of range; ids are positive integers below 2**63")
+    return value
 
 
 def claim_ids(refs: object) -> list[int]:
@@ -223,7 +269,7 @@ def claim_id(ref: object) -> int:
     if isinstance(ref, bool):
         raise InvalidInput(f"expected a claim or claim id, got {ref!r}")
     if isinstance(ref, int):
-        return ref
+        return check_id(ref, what="claim id")
     identifier = getattr(ref, "id", None)
     if isinstance(identifier, int) and hasattr(ref, "predicate"):
         return identifier
@@ -365,7 +411,7 @@ def entity_id_of(ref: EntityRef) -> int:
     if isinstance(ref, Entity):
         return int(ref.id)
     if isinstance(ref, int) and not isinstance(ref, bool):
-        return ref
+        return check_id(ref, what="entity id")
     raise InvalidInput(f"expected an entity, an entity id or a name; got {type(ref).__name__}")
 
 
@@ -643,6 +689,46 @@ def _refuse_confirming_a_conflict(connection: Connection, claim: int, version: M
                 f"claim {claim} cannot be confirmed while claim {other['claim_id']} ({other['status']}) gives "
                 f"another value for the same time; retract or supersede one of them first"
             )
+
+
+def refuse_functional_overlaps(
+    connection: Connection, *, subjects: Sequence[int] = (), predicate: str | None = None, because: str
+) -> None:
+    """Raise Conflict when claims about ``subjects`` (or with ``predicate``) now give a functional
+    predicate two undisputed values at the same time, as a merge or a redeclaration can.
+
+    Runs inside the write transaction after the change, so refusing undoes it.
+    """
+    keys_query = select(store.claims.c.scope, store.claims.c.subject_id, store.claims.c.predicate).distinct()
+    if predicate is not None:
+        keys = {tuple(r) for r in connection.execute(keys_query.where(store.claims.c.predicate == predicate))}
+    else:
+        keys = set()
+        for chunk in store._chunks(sorted(set(subjects))):
+            keys.update(tuple(r) for r in connection.execute(keys_query.where(store.claims.c.subject_id.in_(chunk))))
+    rows = [r for r in store.standing_claims(connection, keys) if r["status"] != "disputed"
+            and not (r["valid_from"] is not None and r["valid_from"] == r["valid_until"])]
+    roots = _entity_scopes(connection, {r["subject_id"] for r in rows})
+    definitions = store.predicate_rows(connection, {r["predicate"] for r in rows})
+    groups: dict[tuple[Any, ...], list[Mapping[Any, Any]]] = {}
+    for row in rows:
+        definition = definitions.get(row["predicate"])
+        functional = definition["cardinality"] == "one" if definition else row["object_id"] is None
+        if functional:
+            key = (row["scope"], roots[row["subject_id"]][1], row["predicate"], row["qualifiers"])
+            groups.setdefault(key, []).append(row)
+    for group in groups.values():
+        group.sort(key=lambda r: (r["valid_from"] is not None, r["valid_from"] or datetime.min, r["claim_id"]))
+        active: list[Mapping[Any, Any]] = []
+        for row in group:
+            active = [a for a in active if overlaps(a["valid_from"], a["valid_until"], row["valid_from"], row["valid_until"])]
+            clash = next((a for a in active if (a["object_id"], a["value"]) != (row["object_id"], row["value"])), None)
+            if clash is not None:
+                raise Conflict(
+                    f"{because} would give {row['predicate']!r} two undisputed values at the same time (claims "
+                    f"{clash['claim_id']} and {row['claim_id']}); dispute, retract or supersede one of them first"
+                )
+            active.append(row)
 
 
 def _citation_holder(scope: str, citations: Sequence[Citation]) -> _Prepared:

@@ -15,6 +15,7 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
+from ledger.entities import check_text
 from ledger.errors import InvalidInput
 from ledger.timeline import overlaps
 
@@ -22,6 +23,8 @@ from ledger.timeline import overlaps
 DEFAULT_CONFIDENCE = {"trusted": 0.6, "untrusted": 0.2}
 MAX_QUALIFIER_DEPTH = 8
 MAX_VALUE_LENGTH = 100_000
+#: The datatypes ``encode_value`` gives values, which ``define_predicate(datatype=)`` may require.
+DATATYPES = ("string", "integer", "number", "decimal", "boolean", "date", "datetime", "json")
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +136,10 @@ def decide(
         if not overlaps(new.valid_from, valid_until, claim.valid_from, claim.valid_until):
             continue
         if new.valid_from is not None and (claim.valid_from is None or new.valid_from > claim.valid_from):
-            changes.append(Change(claim.claim_id, "superseded", claim.valid_from, new.valid_from,
+            # A disputed claim stays disputed over the interval it keeps: closing it at the
+            # new start does not settle what it contradicted before then.
+            status = "disputed" if claim.status == "disputed" else "superseded"
+            changes.append(Change(claim.claim_id, status, claim.valid_from, new.valid_from,
                                   "closed by a later value"))
             links.append(LinkDraft("supersedes", None, claim.claim_id))
             causes.append(f"updates claim {claim.claim_id}")
@@ -182,7 +188,7 @@ def encode_value(value: object) -> tuple[str, str]:
     if isinstance(value, bool):
         return json.dumps(value), "boolean"
     if isinstance(value, int):
-        return json.dumps(value), "integer"
+        return _dumps(value, what="value"), "integer"
     if isinstance(value, float):
         if math.isnan(value) or math.isinf(value):
             raise InvalidInput(f"value {value!r} is not a finite number; store a real number or a string")
@@ -196,10 +202,7 @@ def encode_value(value: object) -> tuple[str, str]:
     if isinstance(value, date):
         return json.dumps(value.isoformat()), "date"
     if isinstance(value, str):
-        if "\x00" in value:
-            raise InvalidInput("value contains a NUL byte; remove it")
-        if len(value) > MAX_VALUE_LENGTH:
-            raise InvalidInput(f"value is {len(value)} characters long; the limit is {MAX_VALUE_LENGTH}")
+        check_text(value, what="value", limit=MAX_VALUE_LENGTH, one_line=False)
         return json.dumps(value, ensure_ascii=False), "string"
     if isinstance(value, Mapping):
         return canonical_json(value, what="value"), "json"
@@ -230,7 +233,18 @@ def canonical_json(data: Mapping[str, Any], *, what: str = "qualifiers") -> str:
     if not data:
         return "{}"
     _check_json(data, what=what, depth=0)
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    text = _dumps(data, what=what)
+    if len(text) > MAX_VALUE_LENGTH:
+        raise InvalidInput(f"{what} are {len(text)} characters as JSON; the limit is {MAX_VALUE_LENGTH}")
+    return text
+
+
+def _dumps(data: object, *, what: str) -> str:
+    try:
+        return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    except ValueError as exc:  # an int too long to print (sys.get_int_max_str_digits)
+        raise InvalidInput(f"{what} cannot be stored: {exc.args[0].split(';')[0]}; store such numbers "
+                           f"as strings or Decimals") from exc
 
 
 def _check_json(data: object, *, what: str, depth: int) -> None:
@@ -240,8 +254,7 @@ def _check_json(data: object, *, what: str, depth: int) -> None:
         for key, item in data.items():
             if not isinstance(key, str):
                 raise InvalidInput(f"{what} keys must be strings; got {key!r}")
-            if "\x00" in key:
-                raise InvalidInput(f"{what} key {key[:40]!r} contains a NUL byte")
+            check_text(key, what=f"{what} key", one_line=False)
             _check_json(item, what=what, depth=depth + 1)
     elif isinstance(data, (list, tuple)):
         for item in data:
@@ -250,7 +263,6 @@ def _check_json(data: object, *, what: str, depth: int) -> None:
         if math.isnan(data) or math.isinf(data):
             raise InvalidInput(f"{what} contain {data!r}; only finite numbers can be stored")
     elif isinstance(data, str):
-        if "\x00" in data:
-            raise InvalidInput(f"{what} contain a NUL byte; remove it")
+        check_text(data, what=f"{what} value", one_line=False)
     elif not (data is None or isinstance(data, (bool, int))):
         raise InvalidInput(f"{what} contain a {type(data).__name__}; use strings, numbers, booleans, lists or objects")

@@ -18,6 +18,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -47,7 +48,7 @@ def opened(db: str | None) -> Iterator[Ledger]:
         with Ledger.open(db) as ledger:
             yield ledger
     except LedgerError as error:
-        errors.print(f"[bold red]error:[/] {error}", highlight=False)
+        errors.print(f"[bold red]error:[/] {escape(str(error))}", highlight=False)
         raise typer.Exit(error.exit_code) from error
 
 
@@ -81,7 +82,7 @@ def _when(value: datetime | None, precision: str | None) -> str:
 
 def claims_table(claims: list[Claim], *, title: str, versions: bool = False) -> Table:
     """A rich table of claims (or of versions, with system times)."""
-    table = Table(title=title, title_justify="left")
+    table = Table(title=escape(title), title_justify="left")
     for column in ("id", "subject", "predicate", "object / value", "status", "conf", "valid"):
         table.add_column(column)
     if versions:
@@ -92,9 +93,10 @@ def claims_table(claims: list[Claim], *, title: str, versions: bool = False) -> 
         qualifiers = "".join(f" ({k}={v})" for k, v in c.qualifiers.items())
         valid = "never" if c.never_valid else f"[{_when(c.valid_from, c.valid_from_precision)}, {_when(c.valid_until, c.valid_until_precision)})"
         status = f"[yellow]{c.status}[/]" if c.disputed else c.status
-        row = [str(c.id), c.subject, c.predicate + qualifiers, c.object_label, status, f"{c.confidence:.2f}", valid]
+        row = [str(c.id), escape(c.subject), escape(c.predicate + qualifiers), escape(c.object_label), status,
+               f"{c.confidence:.2f}", valid]
         if versions:
-            row += [_when(c.recorded_at, None), _when(c.invalidated_at, None), c.cause or ""]
+            row += [_when(c.recorded_at, None), _when(c.invalidated_at, None), escape(c.cause or "")]
         table.add_row(*row)
     return table
 
@@ -179,9 +181,9 @@ def explain(claim_id: int, as_json: JsonOption = False, db: DbOption = None) -> 
             where = f"page {trail.evidence.page}" if trail.evidence.page else "text"
             bbox = trail.evidence.locator.get("bbox")
             console.print(f"[bold]{trail.evidence.relation}[/] from source {trail.source.id} "
-                          f"({trail.source.title or trail.source.uri or trail.source.kind}), {where}"
+                          f"({escape(trail.source.title or trail.source.uri or trail.source.kind)}), {where}"
                           + (f", bbox {bbox}" if bbox else "") + ":", highlight=False)
-            console.print(f"    “{trail.evidence.excerpt}”", highlight=False)
+            console.print(f"    “{escape(trail.evidence.excerpt)}”", highlight=False)
 
 
 @app.command("add-source")
@@ -199,7 +201,7 @@ def add_source(
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        errors.print(f"[bold red]error:[/] cannot read {path} as UTF-8 text: {error}")
+        errors.print(f"[bold red]error:[/] cannot read {escape(str(path))} as UTF-8 text: {escape(str(error))}")
         raise typer.Exit(2) from error
     with opened(db) as ledger:
         source = ledger.add_source(text=text, uri=uri or path.resolve().as_uri(), title=title or path.name,
@@ -271,7 +273,7 @@ def _ingest_one(ledger: Ledger, target: str, *, password: str | None, trust: Any
     except NeedsOCR as error:
         return str(len(error.pages)) + " pages", "0", f"[yellow]recorded, needs OCR[/] (source {error.source_id})"
     except LedgerError as error:
-        return "", "", f"[red]error:[/] {error}"
+        return "", "", f"[red]error:[/] {escape(str(error))}"
     units = f"{source.page_count} pages" if source.page_count else f"{source.passage_count} paragraphs"
     if not source.created:
         outcome = f"unchanged (source {source.id})"
@@ -301,8 +303,8 @@ def ingest(
                                         MofNCompleteColumn(), TimeElapsedColumn(), console=errors) as progress:
         task = progress.add_task("ingesting", total=len(found))
         for target in found:
-            progress.update(task, description=Path(target).name if "://" not in target else target)
-            rows.append((target, *_ingest_one(ledger, target, password=password,
+            progress.update(task, description=escape(Path(target).name if "://" not in target else target))
+            rows.append((escape(target), *_ingest_one(ledger, target, password=password,
                                               trust="untrusted" if untrusted else "trusted", scope=scope)))
             progress.advance(task)
     table = Table(title=f"{len(found)} document(s)", title_justify="left")
@@ -312,6 +314,9 @@ def ingest(
         table.add_row(*row)
     console.print(table)
     failed = sum("error:" in outcome for *_, outcome in rows)
+    for target, *_, outcome in rows:  # the table may cut a long message short; say it in full
+        if "error:" in outcome:
+            errors.print(f"{outcome} ({target})", highlight=False, soft_wrap=True)
     if failed or not found:
         errors.print(f"{failed} of {len(found)} failed" if found else "nothing to ingest")
         raise typer.Exit(2)
@@ -345,7 +350,7 @@ def restore(
     try:
         target = Ledger.restore(backup_file, db or DEFAULT_FILE, overwrite=force)
     except LedgerError as error:
-        errors.print(f"[bold red]error:[/] {error}", highlight=False)
+        errors.print(f"[bold red]error:[/] {escape(str(error))}", highlight=False)
         raise typer.Exit(error.exit_code) from error
     with opened(str(target)) as ledger:
         report = ledger.check()
@@ -370,7 +375,7 @@ def check(as_json: JsonOption = False, db: DbOption = None) -> None:
             mark = "[green]ok[/]" if not failed else f"[red]{len(failed)} finding(s)[/]"
             console.print(f"{mark:>24}  {name}")
             for finding in failed[:20]:
-                console.print(f"      {finding.detail}", highlight=False)
+                console.print(f"      {escape(finding.detail)}", highlight=False)
     if not report.ok:
         raise typer.Exit(1)
 
@@ -394,12 +399,12 @@ def demo(db: DbOption = None) -> None:
             ledger.assert_claim("flat", "electricity bill", value=value, valid_from=start,
                                 evidence=[ledger.cite(invoices, f"electricity bill for the flat is {value}")],
                                 actor="demo")
-        console.print(f"ledger at {ledger.url}")
+        console.print(f"ledger at {escape(ledger.url)}")
         console.print(claims_table(ledger.history("flat", "electricity bill"), title="history", versions=True))
         for label, query in (("now", {}), ("true on 2026-04-15", {"valid_at": "2026-04-15"}),
                              ("true on 2026-07-01", {"valid_at": "2026-07-01"})):
             found = ledger.claims("flat", "electricity bill", **query)  # type: ignore[arg-type]
-            console.print(f"{label:>22}: {', '.join(c.object_label for c in found) or '(nothing)'}")
+            console.print(f"{label:>22}: {escape(', '.join(c.object_label for c in found)) or '(nothing)'}")
 
 
 def main() -> None:

@@ -89,6 +89,9 @@ def read_transaction(engine: Engine, *, single_statement: bool = False) -> Itera
         with engine.connect() as connection:
             if single_statement:
                 connection.execution_options(ledger_single_statement=True)
+            elif not is_sqlite(connection):
+                # PostgreSQL's default READ COMMITTED gives each statement its own snapshot.
+                connection.execution_options(isolation_level="REPEATABLE READ")
             with connection.begin():
                 yield connection
     except exc.DBAPIError as error:

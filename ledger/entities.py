@@ -50,12 +50,49 @@ _FOLD = {"ł": "l", "ø": "o", "đ": "d", "ß": "ss", "æ": "ae", "œ": "oe", "�
 
 def check_name(name: object, *, what: str = "entity name") -> str:
     """Return a usable name or raise InvalidInput saying what is wrong with it."""
-    if not isinstance(name, str):
-        raise InvalidInput(f"{what} must be a string, not {type(name).__name__}")
-    if "\x00" in name:
-        raise InvalidInput(f"{what} {name[:40]!r} contains a NUL byte; remove it")
-    if len(name) > MAX_NAME_LENGTH:
-        raise InvalidInput(f"{what} is {len(name)} characters long; the limit is {MAX_NAME_LENGTH}")
+    check_text(name, what=what, limit=MAX_NAME_LENGTH)
+    assert isinstance(name, str)
     if not normalize_name(name):
         raise InvalidInput(f"{what} {name!r} is empty once spaces and punctuation are removed; give a real name")
     return name.strip()
+
+
+# Control characters (C0, DEL, C1) and the Unicode line and paragraph separators: never part of
+# a one-line label, and in a terminal they can rewrite what is shown (ANSI escapes, "\r").
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def check_text(value: object, *, what: str, limit: int | None = None, one_line: bool = True) -> str:
+    """Return ``value`` if it is text the ledger can store, else raise InvalidInput.
+
+    Storable text is a str without NUL bytes (PostgreSQL refuses them) and without lone
+    surrogates (they cannot be encoded as UTF-8); ``one_line`` labels (names, predicates,
+    scopes, actors, kinds) also refuse control characters and line breaks.
+    """
+    if not isinstance(value, str):
+        raise InvalidInput(f"{what} must be a string, not {type(value).__name__}")
+    if limit is not None and len(value) > limit:
+        raise InvalidInput(f"{what} is {len(value)} characters long; the limit is {limit}")
+    problem = text_problem(value, one_line=one_line)
+    if problem is not None:
+        raise InvalidInput(f"{what} {value[:40]!r}{'…' if len(value) > 40 else ''} {problem}")
+    return value
+
+
+def text_problem(value: str, *, one_line: bool = False) -> str | None:
+    """Why ``value`` cannot be stored (as a one-line label), or None when it can."""
+    if "\x00" in value:
+        return "contains a NUL byte; remove it"
+    if value.isascii():
+        found = _CONTROL.search(value) if one_line else None
+    else:
+        surrogate = _SURROGATE.search(value)
+        if surrogate is not None:
+            return (f"contains the lone surrogate {surrogate.group()!r} at position {surrogate.start()}, which "
+                    f"is not valid Unicode; decode the original bytes properly (or with errors='replace')")
+        found = _CONTROL.search(value) if one_line else None
+    if found is not None:
+        return (f"contains the control character {found.group()!r} at position {found.start()}; "
+                f"it must be one line of printable text")
+    return None

@@ -743,6 +743,10 @@ def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+#: Quotes longer than this (normalized) get no "closest text" hint when they are not found.
+_CLOSEST_MAX = 2000
+
+
 def _not_found(
     mt: MatchText,
     query: _Query,
@@ -755,6 +759,9 @@ def _not_found(
         h = elsewhere[0]
         message += f" within the given range(s); it occurs outside them at characters {h.start}-{h.end}"
         return QuoteNotFound(message)
+    if len(query.text) > _CLOSEST_MAX:  # difflib's work grows with the square of the quote
+        return QuoteNotFound(message + f"; at {len(query.text):,} characters it is too long to look for similar "
+                             "text, check that the quote comes from this source")
     near = _closest(mt, query, context)
     if near is not None:
         text, score, note = near
@@ -810,6 +817,11 @@ def locate_quote(
         if agreement is None or agreement >= 1.0:
             return Anchor(best.start, best.end, "exact", 1.0)
     mt = text if isinstance(text, MatchText) else MatchText(raw)
+    if len(query.core) - query.core.count("-") > len(mt.normalized):
+        raise QuoteNotFound(
+            f'quote not found in the source text: "{_clip(query.raw, 80)}" is {len(query.text):,} characters '
+            f"long, longer than the whole source text ({len(mt.normalized):,}); cite a passage of this source"
+        )
     every = mt._hits(query)
     hits = [h for h in every if _inside(h, ranges)]
     if not hits:

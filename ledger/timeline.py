@@ -65,19 +65,40 @@ def _parse_text(value: str, what: str) -> Instant:
         if month is None:
             return Instant(_checked(what, value, year, 1, 1), "year")
         return Instant(_checked(what, value, year, int(month), 1), "month")
-    if "\x00" in text or len(text) > 64:
-        raise InvalidTime(f"{what} {value[:40]!r}… is not an ISO date or datetime")
+    if "\x00" in text:
+        raise InvalidTime(f"{what} {value[:40]!r} contains a NUL byte; pass an ISO date such as '2026-04-15'")
+    if len(text) > 64:
+        raise InvalidTime(f"{what} {value[:40]!r}… ({len(value)} characters) is not an ISO date or datetime; "
+                          f"use e.g. '2026-04-15' or '2026-04-15T09:30:00Z'")
     try:
         if len(text) == 10:
             parsed_date = date.fromisoformat(text)
             return Instant(datetime(parsed_date.year, parsed_date.month, parsed_date.day, tzinfo=UTC), "day")
         parsed = datetime.fromisoformat(text.replace("z", "Z"))
     except ValueError as exc:
+        reason = _reason(text, exc)
         raise InvalidTime(
-            f"{what} {value!r} is not an ISO date or datetime; use e.g. '2026', '2026-04', "
-            f"'2026-04-15' or '2026-04-15T09:30:00Z'"
+            f"{what} {value!r} is not an ISO date or datetime{reason}; use e.g. '2026', '2026-04', "
+            f"'2026-04-15' or '2026-04-15T09:30:00Z' (years 1 to 9999)"
         ) from exc
     return Instant(require_aware(parsed, what=what), "second")
+
+
+_ISO_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})")
+
+
+def _reason(text: str, error: ValueError) -> str:
+    """What is wrong with a date-shaped string, when Python's parser can tell ("day is out of range
+    for month", "year 0 is out of range"); empty for text that is no date at all."""
+    shaped = _ISO_DATE.match(text)
+    if shaped is None:
+        return ""
+    year, month, day = (int(part) for part in shaped.groups())
+    try:
+        datetime(year, month, day)
+    except ValueError as exc:
+        return f" ({exc})"
+    return f" ({error})" if "Invalid isoformat" not in str(error) else ""
 
 
 def _checked(what: str, raw: str, year: int, month: int, day: int) -> datetime:
@@ -94,7 +115,12 @@ def require_aware(value: datetime, *, what: str = "time") -> datetime:
             f"{what} {value.isoformat()} has no time zone; pass an aware datetime "
             f"(e.g. datetime(..., tzinfo=UTC)) or an ISO string ending in 'Z' or '+00:00'"
         )
-    return value.astimezone(UTC)
+    try:
+        return value.astimezone(UTC)
+    except OverflowError as exc:
+        raise InvalidTime(
+            f"{what} {value.isoformat()} is out of range: in UTC it falls outside the years 1 to 9999"
+        ) from exc
 
 
 def optional_time(value: TimeInput | None, *, what: str) -> Instant | None:

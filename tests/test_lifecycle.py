@@ -218,3 +218,17 @@ def test_confirming_one_side_of_a_conflict_needs_the_other_resolved(ledger: Ledg
     clock.tick()
     ledger.retract(high, reason="older survey")
     assert [c.value for c in ledger.claims("Mont Blanc", "height")] == ["4808 m"]
+
+
+def test_a_later_value_closes_disputed_claims_without_settling_their_dispute(ledger: Ledger, clock) -> None:
+    a = ledger.add_source(text="Price list A: 10.", publisher="A")
+    b = ledger.add_source(text="Price list B: 12.", publisher="B")
+    c = ledger.add_source(text="Price list C from 2021: 11.", publisher="C")
+    ten = ledger.assert_claim("shop", "price", value=10, evidence=[ledger.cite(a, "10")])
+    clock.tick()
+    twelve = ledger.assert_claim("shop", "price", value=12, evidence=[ledger.cite(b, "12")])
+    clock.tick()
+    ledger.assert_claim("shop", "price", value=11, valid_from="2021", evidence=[ledger.cite(c, "11")])
+    before = {c.id: (c.status, c.valid_until) for c in ledger.claims("shop", "price", valid_at="2019")}
+    assert before == {ten.id: ("disputed", at("2021-01-01")), twelve.id: ("disputed", at("2021-01-01"))}
+    assert [c.value for c in ledger.claims("shop", "price", valid_at="2022")] == [11]
