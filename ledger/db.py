@@ -61,6 +61,7 @@ def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     cursor.execute("PRAGMA journal_mode = WAL")
     cursor.execute("PRAGMA synchronous = NORMAL")
+    cursor.execute("PRAGMA cache_size = -65536")  # 64 MiB: index upkeep on bulk writes stays in memory
     cursor.execute("PRAGMA foreign_keys = ON")
     cursor.close()
 

@@ -13,7 +13,7 @@ from typing import Any
 import json
 from operator import itemgetter
 
-from sqlalchemy import JSON, Connection, Dialect, Table, bindparam, func, insert, or_, select, update
+from sqlalchemy import JSON, Connection, Dialect, Table, exc, bindparam, func, insert, or_, select, update
 
 from ledger import model
 from ledger.entities import normalize_name
@@ -81,18 +81,23 @@ def insert_rows(connection: Connection, table: Table, rows: Sequence[Mapping[Any
     if not rows:
         return
     sql, columns, converters, positional = _insert_plan(table, tuple(rows[0]), connection.dialect)
-    converted = [(n, convert) for n, convert in enumerate(converters) if convert is not None]
-    values = itemgetter(*columns) if len(columns) > 1 else (lambda row: (row[columns[0]],))
-    data: list[Any] = []
-    for row in rows:
-        record = values(row)
-        if converted:
-            record = list(record)
-            for n, convert in converted:
-                if record[n] is not None:
-                    record[n] = convert(record[n])
-        data.append(tuple(record) if positional else dict(zip(columns, record, strict=True)))
-    connection.exec_driver_sql(sql, data)
+    # Column by column: map() and zip() keep the per-value work in C.
+    values: list[Any] = []
+    for column, convert in zip(columns, converters, strict=True):
+        cells = list(map(itemgetter(column), rows))
+        values.append(list(map(convert, cells)) if convert is not None else cells)
+    data: list[Any] = list(zip(*values, strict=True))
+    if not positional:
+        data = [dict(zip(columns, record, strict=True)) for record in data]
+    # The DBAPI cursor of the connection's own transaction: SQLAlchemy's exec_driver_sql would
+    # walk every parameter row again in Python before handing them over.
+    cursor = connection.connection.cursor()
+    try:
+        cursor.executemany(sql, data)
+    except connection.dialect.loaded_dbapi.Error as error:
+        raise exc.DBAPIError.instance(sql, data[:1], error, connection.dialect.loaded_dbapi.Error) from error
+    finally:
+        cursor.close()
 
 
 _PLANS: dict[tuple[str, tuple[str, ...], str], tuple[str, tuple[str, ...], tuple[Any, ...], bool]] = {}
@@ -124,10 +129,12 @@ def _converter(column_type: Any, dialect_name: str) -> Any:
 _last_time: tuple[datetime | None, int] = (None, 0)
 
 
-def _micros_of(value: datetime) -> int:
+def _micros_of(value: datetime | None) -> int | None:
     # A batch stamps every row with the same `now`: remember the last conversion. The pair is
     # swapped as one tuple, so threads sharing it never see a time with another's micros.
     global _last_time
+    if value is None:
+        return None
     last = _last_time
     if last[0] is not value:
         last = _last_time = (value, to_micros(value))
@@ -143,8 +150,10 @@ def json_text(value: Any) -> JsonText:
     return JsonText(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
 
 
-def _json_text(value: Any) -> str:
-    return value if isinstance(value, JsonText) else json_text(value)
+def _json_text(value: Any) -> str | None:
+    if value is None or isinstance(value, JsonText):
+        return value
+    return json_text(value)
 
 
 # ---------------------------------------------------------------- entities
