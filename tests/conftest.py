@@ -9,9 +9,14 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from typing import Any
+
 import pytest
+from sqlalchemy import create_engine, inspect, text
+from sqlalchemy.pool import NullPool
 
 from ledger import Ledger
+from ledger.db import resolve_url
 
 PG_URL = os.environ.get("LEDGER_TEST_POSTGRES_URL")
 BACKEND = os.environ.get("LEDGER_TEST_BACKEND", "sqlite")
@@ -107,6 +112,18 @@ class TestClock:
 @pytest.fixture
 def clock() -> TestClock:
     return TestClock()
+
+
+def table_dump(url: str) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table, ordered by its first column, through a separate engine."""
+    engine = create_engine(resolve_url(url), poolclass=NullPool)
+    try:
+        with engine.connect() as connection:
+            names = sorted(inspect(connection).get_table_names())
+            return {name: [tuple(row) for row in connection.execute(text(f'SELECT * FROM "{name}" ORDER BY 1'))]
+                    for name in names}
+    finally:
+        engine.dispose()
 
 
 def assert_consistent(ledger: Ledger) -> None:

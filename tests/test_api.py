@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, inspect, text
 
 import ledger as ledger_package
 from ledger import (
@@ -26,15 +25,7 @@ from ledger import (
     ScopeMismatch,
 )
 
-
-def snapshot(ledger: Ledger) -> dict[str, list[tuple[object, ...]]]:
-    """Every row of every table, to prove a failed call wrote nothing."""
-    engine = create_engine(ledger.url)
-    with engine.connect() as connection:
-        tables = sorted(inspect(connection).get_table_names())
-        dump = {t: [tuple(r) for r in connection.execute(text(f'SELECT * FROM "{t}" ORDER BY 1'))] for t in tables}
-    engine.dispose()
-    return dump
+from .conftest import table_dump
 
 
 def test_entity_is_get_or_create_by_normalized_alias(ledger: Ledger) -> None:
@@ -119,31 +110,31 @@ BAD_CLAIMS = [
 def test_bad_claims_are_refused_and_write_nothing(ledger: Ledger, change, error, message) -> None:
     doc = ledger.add_source(text="Water boils at 100 degrees Celsius at sea level.")
     ledger.assert_claim("water", "boiling point", value="100 °C", evidence=[ledger.cite(doc, "100 degrees Celsius")])
-    before = snapshot(ledger)
+    before = table_dump(ledger.url)
     arguments = dict(subject="water", predicate="freezing point", value="0 °C",
                      evidence=[ledger.cite(doc, "Water boils")])
     arguments.update(change)
     with pytest.raises(error, match=message):
         ledger.assert_claim(**arguments)
-    assert snapshot(ledger) == before
+    assert table_dump(ledger.url) == before
 
 
 def test_evidence_from_another_scope_is_refused(ledger: Ledger) -> None:
     theirs = ledger.add_source(text="Project X ships in May.", scope="team-b")
-    before = snapshot(ledger)
+    before = table_dump(ledger.url)
     with pytest.raises(ScopeMismatch, match="team-b"):
         ledger.assert_claim("Project X", "ships", value="May", evidence=[ledger.cite(theirs, "May")], scope="team-a")
-    assert snapshot(ledger) == before
+    assert table_dump(ledger.url) == before
 
 
 def test_a_failing_batch_writes_nothing(ledger: Ledger) -> None:
     doc = ledger.add_source(text="Alpha is 1. Beta is 2.")
-    before = snapshot(ledger)
+    before = table_dump(ledger.url)
     good = ClaimDraft("alpha", "number", value=1, evidence=[ledger.cite(doc, "Alpha is 1")])
     bad = ClaimDraft("beta", "number", value=2, evidence=[ledger.cite(doc, "Beta is 2")], confidence=7)
     with pytest.raises(InvalidInput):
         ledger.assert_claims([good, bad])
-    assert snapshot(ledger) == before
+    assert table_dump(ledger.url) == before
     ids = ledger.assert_claims([good, {"subject": "beta", "predicate": "number", "value": 2,
                                        "evidence": [ledger.cite(doc, "Beta is 2")]}])
     assert len(ids) == 2 and [c.value for c in ledger.claims("beta")] == [2]

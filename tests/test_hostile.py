@@ -35,8 +35,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, inspect, text
-from sqlalchemy.pool import NullPool
 from typer.testing import CliRunner
 
 from ledger import (
@@ -57,9 +55,8 @@ from ledger import (
     Source,
 )
 from ledger.cli import app
-from ledger.db import resolve_url
 
-from .conftest import BACKEND, FIXTURES, TestClock
+from .conftest import BACKEND, FIXTURES, TestClock, table_dump
 
 TEXT = (
     "Alice lives in Oslo. Bob works at Acme. The rate is 5 percent.\n\n"
@@ -157,18 +154,6 @@ def _cyclic() -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------- snapshots: "exactly as before"
-
-def table_dump(url: str) -> dict[str, list[tuple[Any, ...]]]:
-    """Every row of every table, ordered by its first column, through a separate engine."""
-    engine = create_engine(resolve_url(url), poolclass=NullPool)
-    try:
-        with engine.connect() as connection:
-            names = sorted(inspect(connection).get_table_names())
-            return {name: [tuple(row) for row in connection.execute(text(f'SELECT * FROM "{name}" ORDER BY 1'))]
-                    for name in names}
-    finally:
-        engine.dispose()
-
 
 def file_bytes(url: str) -> tuple[bytes, bytes]:
     """The SQLite file and its WAL after a full checkpoint from a separate connection."""

@@ -8,7 +8,6 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, inspect, text
 
 from ledger import IngestError, Ledger, NeedsOCR
 
@@ -16,14 +15,7 @@ PDF = Path(__file__).resolve().parents[1] / "fixtures" / "pdf"
 HTML = Path(__file__).resolve().parents[1] / "fixtures" / "html"
 ARTICLE_URL = "https://marrowby.example/news/tidal-barrier"
 
-
-def snapshot(ledger: Ledger) -> dict[str, list[tuple[object, ...]]]:
-    engine = create_engine(ledger.url)
-    with engine.connect() as connection:
-        tables = sorted(inspect(connection).get_table_names())
-        dump = {t: [tuple(r) for r in connection.execute(text(f'SELECT * FROM "{t}" ORDER BY 1'))] for t in tables}
-    engine.dispose()
-    return dump
+from .conftest import table_dump
 
 
 def test_a_quote_across_a_hyphen_break_a_ligature_and_curly_quotes_is_found_with_page_and_bbox(ledger: Ledger) -> None:
@@ -120,10 +112,10 @@ def test_an_image_only_pdf_is_recorded_and_asks_for_ocr(ledger: Ledger) -> None:
     ("missing.pdf", None, "missing.pdf"),
 ])
 def test_bad_pdfs_are_refused_and_write_nothing(ledger: Ledger, name: str, password: str | None, message: str) -> None:
-    before = snapshot(ledger)
+    before = table_dump(ledger.url)
     with pytest.raises(IngestError, match=message):
         ledger.ingest_pdf(PDF / name, password=password)
-    assert snapshot(ledger) == before
+    assert table_dump(ledger.url) == before
 
 
 def test_an_encrypted_pdf_opens_with_its_password(ledger: Ledger) -> None:
@@ -131,10 +123,10 @@ def test_an_encrypted_pdf_opens_with_its_password(ledger: Ledger) -> None:
 
 
 def test_html_without_main_text_is_refused_and_writes_nothing(ledger: Ledger) -> None:
-    before = snapshot(ledger)
+    before = table_dump(ledger.url)
     with pytest.raises(IngestError, match="no main text"):
         ledger.ingest_html((HTML / "no-main-content.html").read_bytes(), url="https://x.example/login")
-    assert snapshot(ledger) == before
+    assert table_dump(ledger.url) == before
 
 
 class _Pages(BaseHTTPRequestHandler):
@@ -176,13 +168,13 @@ def test_ingest_url_takes_html_and_pdf_and_refuses_the_rest(ledger: Ledger, serv
     assert page.kind == "web" and "tidal barrier" in page.text
     paper = ledger.ingest_url(f"{server}/paper.pdf")
     assert paper.kind == "pdf"
-    before = snapshot(ledger)
+    before = table_dump(ledger.url)
     for path, message in (("/archive.zip", "application/zip"), ("/nothing", "404"), ("/loop", "redirect")):
         with pytest.raises(IngestError, match=message):
             ledger.ingest_url(f"{server}{path}", timeout=5)
     with pytest.raises(IngestError):
         ledger.ingest_url("http://127.0.0.1:9/unreachable", timeout=2)
-    assert snapshot(ledger) == before
+    assert table_dump(ledger.url) == before
 
 
 def test_a_pdf_revision_reanchors_with_page_and_bbox(ledger: Ledger, clock) -> None:

@@ -5,22 +5,12 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from sqlalchemy import create_engine, inspect, text
 
 from ledger import Ledger, StoreError
 
-from .conftest import PG_URL
+from .conftest import PG_URL, table_dump
 
 pytestmark = pytest.mark.postgres
-
-
-def dump(url: str) -> dict[str, list[tuple[object, ...]]]:
-    engine = create_engine(url)
-    with engine.connect() as connection:
-        tables = sorted(inspect(connection).get_table_names())
-        rows = {t: [tuple(r) for r in connection.execute(text(f'SELECT * FROM "{t}" ORDER BY 1'))] for t in tables}
-    engine.dispose()
-    return rows
 
 
 def test_a_connection_dropped_mid_write_fails_clearly_writes_nothing_and_the_next_call_reconnects(pg_url: str) -> None:
@@ -41,12 +31,12 @@ def test_a_connection_dropped_mid_write_fails_clearly_writes_nothing_and_the_nex
     with Ledger.open(victim, clock=clock) as ledger:
         source = ledger.add_source(text="Kraków is in Poland. Lviv is in Ukraine.")
         ledger.assert_claim("Kraków", "country", "Poland", evidence=[ledger.cite(source, "Poland")])
-        before = dump(pg_url)
+        before = table_dump(pg_url)
         armed["kill"] = True
         with pytest.raises(StoreError, match="nothing was written"):
             ledger.assert_claims([{"subject": "Lviv", "predicate": "country", "object": "Ukraine",
                                    "evidence": [ledger.cite(source, "Ukraine")]}])
-        assert dump(pg_url) == before
+        assert table_dump(pg_url) == before
         again = ledger.assert_claim("Lviv", "country", "Ukraine", evidence=[ledger.cite(source, "Ukraine")])
         assert [c.id for c in ledger.claims("Lviv")] == [again.id]
         assert ledger.check().ok
