@@ -354,8 +354,9 @@ class Ledger:
         """Assert a claim backed by evidence; the lifecycle rules decide what it changes.
 
         Returns the claim as it stands afterwards: a new claim, or the existing one it
-        corroborated. ``Claim.cause`` says what happened (corroborated, updates claim N,
-        conflicts with claim N, …).
+        corroborated. ``Claim.cause`` is the cause of its current version (asserted, updates
+        claim N, conflicts with claim N, corroborated by 2 independent sources, …); evidence
+        from a source the claim already cites adds a row but no version, so the cause stays.
         """
         draft = ClaimDraft(
             subject=subject, predicate=predicate, object=object, value=value, valid_from=valid_from,
