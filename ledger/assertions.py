@@ -299,7 +299,7 @@ def _write_claims(
 ) -> list[ClaimId]:
     prepared = [prepare(d) for d in drafts]
     _resolve_entities(connection, prepared, ids, now)
-    facts = _check_citations(connection, prepared)
+    facts = _check_citations(connection, [(p.scope, p.citations) for p in prepared])
     definitions = store.predicate_rows(connection, {p.predicate for p in prepared})
     _check_predicate_kinds(prepared, definitions)
     live = _load_standing(connection, prepared, facts)
@@ -434,7 +434,7 @@ def entity_id_of(ref: EntityRef) -> int:
 
 def _entity_scopes(connection: Connection, entity_ids: set[int]) -> dict[int, tuple[str, int]]:
     found: dict[int, tuple[str, int]] = {}
-    for chunk in store._chunks(sorted(entity_ids)):
+    for chunk in store.chunks(sorted(entity_ids)):
         rows = connection.execute(
             select(store.entities.c.id, store.entities.c.scope, store.entities.c.merged_into)
             .where(store.entities.c.id.in_(chunk))
@@ -443,18 +443,22 @@ def _entity_scopes(connection: Connection, entity_ids: set[int]) -> dict[int, tu
     return found
 
 
-def _check_citations(connection: Connection, prepared: Sequence[_Prepared]) -> dict[int, Mapping[Any, Any]]:
-    source_ids = {c.source_id for item in prepared for c in item.citations}
+def _check_citations(
+    connection: Connection, cited: Sequence[tuple[str, Sequence[Citation]]]
+) -> dict[int, Mapping[Any, Any]]:
+    """Check that each (scope, citations) pair cites existing sources of that scope, at the
+    offsets where their excerpts really are; returns the sources' facts."""
+    source_ids = {c.source_id for _, citations in cited for c in citations}
     facts = store.source_facts(connection, source_ids)
     texts = store.source_texts(connection, source_ids)
-    for item in prepared:
-        for citation in item.citations:
+    for scope, citations in cited:
+        for citation in citations:
             row = facts.get(citation.source_id)
             if row is None:
                 raise NotFound(f"evidence cites source {citation.source_id}, which does not exist")
-            if row["scope"] != item.scope:
+            if row["scope"] != scope:
                 raise ScopeMismatch(
-                    f"source {citation.source_id} belongs to scope {row['scope']!r}, not {item.scope!r}"
+                    f"source {citation.source_id} belongs to scope {row['scope']!r}, not {scope!r}"
                 )
             text = texts[citation.source_id]
             if text[citation.char_start:citation.char_end] != citation.excerpt:
@@ -492,7 +496,7 @@ def _load_standing(
 
 def _merged_children(connection: Connection, roots: set[int]) -> dict[int, list[int]]:
     children: dict[int, list[int]] = {}
-    for chunk in store._chunks(sorted(roots)):
+    for chunk in store.chunks(sorted(roots)):
         rows = connection.execute(
             select(store.entities.c.merged_into, store.entities.c.id).where(store.entities.c.merged_into.in_(chunk))
         )
@@ -684,7 +688,7 @@ def change_status(
         batch.links.append(_link(ids, "supersedes", superseded_by, claim, scope, actor, now, reason))
     _change(batch, ids, target, status=status, interval=interval, cause=cause, reason=reason, actor=actor,
             now=now)
-    _check_citations(connection, [_citation_holder(scope, citations)])
+    _check_citations(connection, [(scope, citations)])
     for citation in citations:
         batch.evidence.append(_evidence_row(ids, claim, citation, actor, now))
     _flush(connection, batch, now)
@@ -723,7 +727,7 @@ def refuse_functional_overlaps(
         keys = {tuple(r) for r in connection.execute(keys_query.where(store.claims.c.predicate == predicate))}
     else:
         keys = set()
-        for chunk in store._chunks(sorted(set(subjects))):
+        for chunk in store.chunks(sorted(set(subjects))):
             keys.update(tuple(r) for r in connection.execute(keys_query.where(store.claims.c.subject_id.in_(chunk))))
     rows = [r for r in store.standing_claims(connection, keys) if r["status"] != "disputed"
             and not (r["valid_from"] is not None and r["valid_from"] == r["valid_until"])]
@@ -748,12 +752,6 @@ def refuse_functional_overlaps(
                     f"{clash['claim_id']} and {row['claim_id']}); dispute, retract or supersede one of them first"
                 )
             active.append(row)
-
-
-def _citation_holder(scope: str, citations: Sequence[Citation]) -> _Prepared:
-    return _Prepared(scope=scope, subject="", predicate="", object=None, value_text=None, datatype=None,
-                     qualifiers="{}", valid_from=None, valid_until=None, citations=tuple(citations),
-                     status="reported", confidence=None, supersedes=frozenset(), actor=None)
 
 
 def supersession_reaches(connection: Connection, start: int, goal: int) -> bool:

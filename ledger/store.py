@@ -162,7 +162,7 @@ def root_entity_ids(connection: Connection, names: Iterable[str], scope: str) ->
     """Map normalized names to the entity they resolve to (following merges)."""
     wanted = sorted(set(names))
     found: dict[str, EntityId] = {}
-    for chunk in _chunks(wanted):
+    for chunk in chunks(wanted):
         rows = connection.execute(
             select(aliases.c.normalized, func.coalesce(entities.c.merged_into, entities.c.id))
             .join(entities, entities.c.id == aliases.c.entity_id)
@@ -336,7 +336,7 @@ def source_facts(connection: Connection, source_ids: Iterable[int]) -> dict[int,
     while pending:
         batch = sorted(pending)
         pending.clear()
-        for chunk in _chunks(batch):
+        for chunk in chunks(batch):
             for row in connection.execute(_SOURCE_FACTS, {"ids": chunk}).mappings():
                 facts[row["id"]] = row
                 parent = row["revision_of"]
@@ -400,7 +400,7 @@ _SOURCE_TEXTS = select(sources.c.id, sources.c.text).where(sources.c.id.in_(bind
 def source_texts(connection: Connection, source_ids: Iterable[int]) -> dict[int, str]:
     """The stored text of each source."""
     texts: dict[int, str] = {}
-    for chunk in _chunks(sorted(set(source_ids))):
+    for chunk in chunks(sorted(set(source_ids))):
         texts.update((i, t) for i, t in connection.execute(_SOURCE_TEXTS, {"ids": chunk}))
     return texts
 
@@ -430,12 +430,12 @@ def standing_claims(
         subjects = sorted({k[1] for k in wanted if k[0] == scope})
         names = sorted({k[2] for k in wanted if k[0] == scope})
         # subject IN (...) AND predicate IN (...) is a superset of the keys; filter it here.
-        for chunk in _chunks(subjects):
+        for chunk in chunks(subjects):
             found = connection.execute(base.where(
                 claims.c.scope == scope, claims.c.subject_id.in_(chunk), claims.c.predicate.in_(names))).mappings()
             rows.extend(r for r in found if (scope, r["subject_id"], r["predicate"]) in wanted)
     seen = {row["claim_id"] for row in rows}
-    for chunk in _chunks(sorted(set(claim_ids) - seen)):
+    for chunk in chunks(sorted(set(claim_ids) - seen)):
         rows.extend(connection.execute(base.where(claims.c.id.in_(chunk))).mappings())
     return rows
 
@@ -450,7 +450,7 @@ _SUPPORT_SOURCES = (
 def supporting_sources(connection: Connection, claim_ids: Iterable[int]) -> dict[int, set[int]]:
     """claim id → ids of the sources of its supporting evidence."""
     found: dict[int, set[int]] = {}
-    for chunk in _chunks(sorted(set(claim_ids))):
+    for chunk in chunks(sorted(set(claim_ids))):
         for claim_id, source_id in connection.execute(_SUPPORT_SOURCES, {"ids": chunk}):
             found.setdefault(claim_id, set()).add(source_id)
     return found
@@ -516,6 +516,7 @@ def predicate_rows(connection: Connection, names: Iterable[str]) -> dict[str, Ma
     return {row["name"]: row for row in connection.execute(_PREDICATES, {"names": wanted}).mappings()}
 
 
-def _chunks(items: Sequence[Any], size: int = CHUNK) -> Iterable[list[Any]]:
+def chunks(items: Sequence[Any], size: int = CHUNK) -> Iterable[list[Any]]:
+    """Consecutive slices of at most ``size`` items, for IN lists."""
     for start in range(0, len(items), size):
         yield list(items[start:start + size])
