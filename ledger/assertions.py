@@ -612,7 +612,7 @@ def _version_row(ids: store.Ids, claim: _Live, now: datetime) -> dict[str, Any]:
         "id": ids.take(store.versions), "claim_id": claim.claim_id, "status": claim.status,
         "confidence": claim.confidence, "valid_from": claim.valid_from, "valid_until": claim.valid_until,
         "valid_from_precision": claim.valid_from_precision, "valid_until_precision": claim.valid_until_precision,
-        "recorded_at": now, "invalidated_at": None, "reason": claim.reason, "actor": claim.actor,
+        "recorded_at": now, "reason": claim.reason, "actor": claim.actor,
         "cause": claim.cause,
     }
 
@@ -622,7 +622,7 @@ def _evidence_row(ids: store.Ids, claim_id: int, citation: Citation, actor: str 
         "id": ids.take(store.evidence), "claim_id": claim_id, "source_id": citation.source_id,
         "relation": citation.relation, "excerpt": citation.excerpt, "char_start": citation.char_start,
         "char_end": citation.char_end, "page": citation.page, "locator": _locator_json(citation),
-        "anchor_method": "cited", "anchor_score": 1.0, "reanchored_from": None, "stale_at": None,
+        "anchor_method": "cited", "anchor_score": 1.0,
         "recorded_at": now, "actor": actor,
     }
 
