@@ -99,6 +99,7 @@ class _Live:
     sources: list[int]
     version_id: int | None
     scope: str = ""
+    datatype: str | None = None
     reason: str | None = None
     actor: str | None = None
     cause: str | None = None
@@ -322,6 +323,7 @@ def _write_claims(
                 )
             candidates = group + [t for t in targets if t not in group]
         if candidates:
+            _check_same_datatype(item, group)
             families = {store.family_of(facts, c.source_id) for c in item.citations if c.relation == "supports"}
             incoming = Incoming(item.object_key, _at(item.valid_from), _at(item.valid_until),
                                 frozenset(families), item.supersedes)
@@ -355,6 +357,20 @@ def _write_claims(
 
 
 _UNCONTESTED = Decision()
+_NUMBERS = frozenset({"integer", "number", "decimal"})
+
+
+def _check_same_datatype(item: _Prepared, group: Sequence[_Live]) -> None:
+    """One subject, predicate and qualifiers hold one kind of value: "12000" next to 12000 would
+    read as a different value and supersede or dispute a claim that says the same thing."""
+    if item.datatype is None:
+        return
+    for claim in group:
+        if claim.datatype and claim.datatype != item.datatype and not {claim.datatype, item.datatype} <= _NUMBERS:
+            raise InvalidInput(
+                f"predicate {item.predicate!r} already holds {claim.datatype} values here (claim "
+                f"{claim.claim_id}); pass the value as {claim.datatype}, not as {item.datatype}"
+            )
 
 
 def _at(instant: Instant | None) -> datetime | None:
@@ -489,7 +505,7 @@ def _load_standing(
             claim_id=row["claim_id"], object_key=object_key, status=row["status"],
             confidence=row["confidence"], valid_from=row["valid_from"], valid_until=row["valid_until"],
             valid_from_precision=row["valid_from_precision"], valid_until_precision=row["valid_until_precision"],
-            sources=list(sources), version_id=row["version_id"], scope=row["scope"], reason=row["reason"], actor=row["actor"], cause=row["cause"],
+            sources=list(sources), version_id=row["version_id"], datatype=row["datatype"], scope=row["scope"], reason=row["reason"], actor=row["actor"], cause=row["cause"],
         ))
     return live
 
@@ -526,7 +542,8 @@ def _create(
         valid_from=_at(item.valid_from), valid_until=valid_until,
         valid_from_precision=item.valid_from.precision if item.valid_from else None,
         valid_until_precision=until_precision,
-        sources=[c.source_id for c in supporting], version_id=None, scope=item.scope, actor=item.actor,
+        sources=[c.source_id for c in supporting], version_id=None, scope=item.scope, datatype=item.datatype,
+        actor=item.actor,
         cause=decision.cause,
     )
     if decision.disputed or len(supporting) < len(item.citations):  # contradicting evidence came along

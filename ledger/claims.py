@@ -143,7 +143,9 @@ def decide(
                                   "closed by a later value"))
             links.append(LinkDraft("supersedes", None, claim.claim_id))
             causes.append(f"updates claim {claim.claim_id}")
-        elif claim.families & new.families:
+        elif claim.families and claim.families <= new.families:
+            # Corrected by its own source: every source behind the old claim is (a revision of)
+            # a source behind the new one. An independent source still backing it makes a conflict.
             changes.append(_whole(claim, now, "corrected by its own source"))
             links.append(LinkDraft("supersedes", None, claim.claim_id))
             causes.append(f"corrects claim {claim.claim_id}")

@@ -396,14 +396,14 @@ def demo(db: DbOption = None) -> None:
     with opened(db) as ledger:
         invoices = ledger.add_source(text=DEMO_TEXT, uri="demo:invoices", title="Utility invoices")
         for value, start in (("PLN 280", "2026-03-01"), ("PLN 245", "2026-07-01")):
-            ledger.assert_claim("flat", "electricity bill", value=value, valid_from=start,
+            ledger.assert_claim("home", "electricity bill", value=value, valid_from=start,
                                 evidence=[ledger.cite(invoices, f"electricity bill for the flat is {value}")],
                                 actor="demo")
         console.print(f"ledger at {escape(ledger.url)}")
-        console.print(claims_table(ledger.history("flat", "electricity bill"), title="history", versions=True))
+        console.print(claims_table(ledger.history("home", "electricity bill"), title="history", versions=True))
         for label, query in (("now", {}), ("true on 2026-04-15", {"valid_at": "2026-04-15"}),
                              ("true on 2026-07-01", {"valid_at": "2026-07-01"})):
-            found = ledger.claims("flat", "electricity bill", **query)  # type: ignore[arg-type]
+            found = ledger.claims("home", "electricity bill", **query)  # type: ignore[arg-type]
             console.print(f"{label:>22}: {escape(', '.join(c.object_label for c in found)) or '(nothing)'}")
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -155,7 +156,8 @@ def reanchor_evidence(
             (s for s in row["locator"].get("selectors", ()) if s.get("type") == "TextQuoteSelector"), {})
         anchor = reanchor(prepared, exact=row["excerpt"], start=row["char_start"], end=row["char_end"],
                           prefix=quote.get("prefix", ""), suffix=quote.get("suffix", ""))
-        if anchor is None:
+        if anchor is None or (anchor.method == "fuzzy" and _numbers(text[anchor.start:anchor.end]) != _numbers(row["excerpt"])):
+            # Gone, or only a near match that changed a number: "10 euros" is not "19 euros".
             stale.append(row["id"])
             continue
         locator, page = build_locator(text, anchor.start, anchor.end, passages)
@@ -168,6 +170,14 @@ def reanchor_evidence(
         })
     store.insert_rows(connection, store.evidence, moved)
     store.mark_stale(connection, stale, now)
+
+
+_DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def _numbers(text: str) -> list[str]:
+    """The numbers in a text, as written (a fuzzy re-anchor must not change any of them)."""
+    return _DIGITS.findall(text)
 
 
 def _bbox_json(bbox: tuple[float, float, float, float]) -> store.JsonText | None:

@@ -409,7 +409,7 @@ def source_texts(connection: Connection, source_ids: Iterable[int]) -> dict[int,
 
 _STANDING_COLUMNS = (
     claims.c.id.label("claim_id"), claims.c.scope, claims.c.subject_id, claims.c.predicate, claims.c.object_id,
-    claims.c.value, claims.c.qualifiers,
+    claims.c.value, claims.c.datatype, claims.c.qualifiers,
     versions.c.id.label("version_id"), versions.c.status, versions.c.confidence, versions.c.valid_from,
     versions.c.valid_until, versions.c.valid_from_precision, versions.c.valid_until_precision,
     versions.c.reason, versions.c.actor, versions.c.cause,

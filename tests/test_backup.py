@@ -69,4 +69,4 @@ def test_cli_backup_and_restore(tmp_path: Path) -> None:
     result = runner.invoke(app, ["restore", str(tmp_path / "bk.db"), "--db", str(tmp_path / "r.db")])
     assert result.exit_code == 0 and "check: ok" in " ".join(result.stdout.split())
     with Ledger.open(tmp_path / "r.db") as ledger:
-        assert [c.value for c in ledger.claims("flat", "electricity bill")] == ["PLN 245"]
+        assert [c.value for c in ledger.claims("home", "electricity bill")] == ["PLN 245"]

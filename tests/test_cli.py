@@ -21,9 +21,9 @@ def test_demo_then_read_back_as_json(tmp_path: Path) -> None:
     db = str(tmp_path / "cli.db")
     code, out, _ = run("demo", "--db", db)
     assert code == 0 and "PLN 245" in out
-    code, out, _ = run("claims", "flat", "electricity bill", "--valid-at", "2026-04-15", "--json", "--db", db)
+    code, out, _ = run("claims", "home", "electricity bill", "--valid-at", "2026-04-15", "--json", "--db", db)
     assert code == 0 and [c["value"] for c in json.loads(out)] == ["PLN 280"]
-    code, out, _ = run("history", "flat", "electricity bill", "--json", "--db", db)
+    code, out, _ = run("history", "home", "electricity bill", "--json", "--db", db)
     assert [v["status"] for v in json.loads(out)] == ["reported", "reported", "superseded"]
     code, out, _ = run("explain", "2", "--json", "--db", db)
     assert json.loads(out)["evidence"][0]["evidence"]["excerpt"].endswith("PLN 245")

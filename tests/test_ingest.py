@@ -197,3 +197,13 @@ def test_a_pdf_revision_reanchors_with_page_and_bbox(ledger: Ledger, clock) -> N
     assert third.revision_of == second.id
     assert [s.claim_id for s in ledger.stale_evidence()] == [claim.id]
     assert not ledger.stale_evidence()[0].claim_supported
+
+
+def test_a_changed_number_in_a_revision_makes_the_evidence_stale(ledger: Ledger, clock) -> None:
+    page = (HTML / "article.html").read_bytes()
+    original = ledger.ingest_html(page, url=ARTICLE_URL)
+    claim = ledger.assert_claim("River Quell", "floods 2014-2023", value=4,
+                                evidence=[ledger.cite(original, "burst its banks four times between 2014 and 2023")])
+    clock.tick()
+    ledger.ingest_html(page.replace(b"between 2014 and 2023", b"between 2014 and 2024"), url=ARTICLE_URL)
+    assert [(s.claim_id, s.claim_supported) for s in ledger.stale_evidence()] == [(claim.id, False)]

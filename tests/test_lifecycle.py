@@ -232,3 +232,26 @@ def test_a_later_value_closes_disputed_claims_without_settling_their_dispute(led
     before = {c.id: (c.status, c.valid_until) for c in ledger.claims("shop", "price", valid_at="2019")}
     assert before == {ten.id: ("disputed", at("2021-01-01")), twelve.id: ("disputed", at("2021-01-01"))}
     assert [c.value for c in ledger.claims("shop", "price", valid_at="2022")] == [11]
+
+
+def test_a_value_of_another_type_is_refused_not_read_as_a_new_value(ledger: Ledger) -> None:
+    from ledger import InvalidInput
+
+    census = ledger.add_source(text="Marrowby has 12,000 inhabitants.")
+    ledger.assert_claim("Marrowby", "population", value=12000, evidence=[ledger.cite(census, "12,000 inhabitants")])
+    with pytest.raises(InvalidInput, match="already holds integer values"):
+        ledger.assert_claim("Marrowby", "population", value="12000", evidence=[ledger.cite(census, "12,000")])
+    assert [c.value for c in ledger.claims("Marrowby", "population")] == [12000]
+
+
+def test_a_source_correcting_itself_does_not_overrule_an_independent_source(ledger: Ledger, clock) -> None:
+    a = ledger.add_source(text="Report A: the dam is 80 m high.", publisher="A")
+    first_b = ledger.add_source(text="Report B v1: the dam is 80 m high.", uri="b-report", publisher="B")
+    high = ledger.assert_claim("dam", "height", value="80 m", evidence=[ledger.cite(a, "80 m")])
+    ledger.assert_claim("dam", "height", value="80 m", evidence=[ledger.cite(first_b, "80 m")])
+    clock.tick()
+    second_b = ledger.add_source(text="Report B v2: the dam is 85 m high.", uri="b-report", publisher="B")
+    assert second_b.revision_of == first_b.id
+    newer = ledger.assert_claim("dam", "height", value="85 m", evidence=[ledger.cite(second_b, "85 m")])
+    # B's revision disagrees, but A still backs 80 m: a dispute, not a correction.
+    assert newer.status == "disputed" and ledger.claim(high).status == "disputed"
