@@ -692,8 +692,6 @@ def change_status(
         valid_from_precision=row["valid_from_precision"], valid_until_precision=row["valid_until_precision"],
         sources=[], version_id=row["id"],
     )
-    if status == "confirmed":
-        _refuse_confirming_a_conflict(connection, claim, row)
     batch = _Batch()
     interval: Interval | None = None
     cause = status
@@ -709,26 +707,11 @@ def change_status(
     for citation in citations:
         batch.evidence.append(_evidence_row(ids, claim, citation, actor, now))
     _flush(connection, batch, now)
-
-
-def _refuse_confirming_a_conflict(connection: Connection, claim: int, version: Mapping[Any, Any]) -> None:
-    """Two undisputed values of a functional predicate must never hold at the same time."""
-    identity = connection.execute(select(store.claims).where(store.claims.c.id == claim)).mappings().one()
-    definition = store.predicate_rows(connection, [identity["predicate"]]).get(identity["predicate"])
-    functional = definition["cardinality"] == "one" if definition else identity["object_id"] is None
-    if not functional:
-        return
-    mine = (identity["object_id"], identity["value"])
-    for other in store.standing_claims(connection, [(identity["scope"], identity["subject_id"], identity["predicate"])]):
-        if (other["claim_id"] == claim or other["qualifiers"] != identity["qualifiers"]
-                or other["status"] == "disputed" or (other["object_id"], other["value"]) == mine):
-            continue
-        empty = other["valid_from"] is not None and other["valid_from"] == other["valid_until"]
-        if not empty and overlaps(version["valid_from"], version["valid_until"], other["valid_from"], other["valid_until"]):
-            raise Conflict(
-                f"claim {claim} cannot be confirmed while claim {other['claim_id']} ({other['status']}) gives "
-                f"another value for the same time; retract or supersede one of them first"
-            )
+    if status == "confirmed":  # confirming one side of a live conflict would leave two undisputed values
+        subject = connection.execute(select(store.claims.c.subject_id).where(store.claims.c.id == claim)).scalar_one()
+        root = _entity_scopes(connection, {subject})[subject][1]
+        refuse_functional_overlaps(connection, subjects=store.merged_ids(connection, root),
+                                   because=f"confirming claim {claim}")
 
 
 def refuse_functional_overlaps(

@@ -205,14 +205,7 @@ def add_aliases(
 ) -> None:
     """Add aliases to an entity; an alias naming another entity raises AliasConflict."""
     wanted = {normalize_name(name): name for name in names}
-    taken = {
-        normalized: owner
-        for normalized, owner in connection.execute(
-            select(aliases.c.normalized, func.coalesce(entities.c.merged_into, entities.c.id))
-            .join(entities, entities.c.id == aliases.c.entity_id)
-            .where(aliases.c.scope == scope, aliases.c.normalized.in_(list(wanted)))
-        )
-    }
+    taken = root_entity_ids(connection, wanted, scope)
     rows = []
     for normalized, name in wanted.items():
         owner = taken.get(normalized)
