@@ -328,7 +328,7 @@ def _write_claims(
             incoming = Incoming(item.object_key, _at(item.valid_from), _at(item.valid_until),
                                 frozenset(families), item.supersedes)
             decision = decide(incoming, [c.standing(facts) for c in candidates],
-                              functional=_functional(item, definitions.get(item.predicate)), now=now)
+                              functional=_functional(definitions.get(item.predicate), item.object_id), now=now)
         else:
             decision = _UNCONTESTED  # nothing standing to compare with: the common case in bulk loads
         if decision.corroborates is not None:
@@ -377,10 +377,10 @@ def _at(instant: Instant | None) -> datetime | None:
     return instant.at if instant else None
 
 
-def _functional(item: _Prepared, definition: Mapping[Any, Any] | None) -> bool:
+def _functional(definition: Mapping[Any, Any] | None, object_id: int | None) -> bool:
     if definition is not None:
         return bool(definition["cardinality"] == "one")
-    return item.object_id is None  # undeclared: one for values, many for entities
+    return object_id is None  # undeclared: one for values, many for entities
 
 
 def _check_predicate_kinds(prepared: Sequence[_Prepared], definitions: Mapping[str, Mapping[Any, Any]]) -> None:
@@ -736,8 +736,7 @@ def refuse_functional_overlaps(
     groups: dict[tuple[Any, ...], list[Mapping[Any, Any]]] = {}
     for row in rows:
         definition = definitions.get(row["predicate"])
-        functional = definition["cardinality"] == "one" if definition else row["object_id"] is None
-        if functional:
+        if _functional(definition, row["object_id"]):
             key = (row["scope"], roots[row["subject_id"]][1], row["predicate"], row["qualifiers"])
             groups.setdefault(key, []).append(row)
     for group in groups.values():
