@@ -449,14 +449,14 @@ def entity_id_of(ref: EntityRef) -> int:
 
 
 def _entity_scopes(connection: Connection, entity_ids: set[int]) -> dict[int, tuple[str, int]]:
-    found: dict[int, tuple[str, int]] = {}
-    for chunk in store.chunks(sorted(entity_ids)):
-        rows = connection.execute(
-            select(store.entities.c.id, store.entities.c.scope, store.entities.c.merged_into)
-            .where(store.entities.c.id.in_(chunk))
-        )
-        found.update({i: (scope, merged or i) for i, scope, merged in rows})
-    return found
+    if not entity_ids:
+        return {}
+    rows = connection.execute(_ENTITY_SCOPES, {"ids": sorted(entity_ids)}).all()
+    return {i: (scope, merged or i) for i, scope, merged in rows}
+
+
+_ENTITY_SCOPES = select(store.entities.c.id, store.entities.c.scope, store.entities.c.merged_into).where(
+    store.one_of(store.entities.c.id, "ids"))
 
 
 def _check_citations(
@@ -512,13 +512,14 @@ def _load_standing(
 
 def _merged_children(connection: Connection, roots: set[int]) -> dict[int, list[int]]:
     children: dict[int, list[int]] = {}
-    for chunk in store.chunks(sorted(roots)):
-        rows = connection.execute(
-            select(store.entities.c.merged_into, store.entities.c.id).where(store.entities.c.merged_into.in_(chunk))
-        )
-        for root, child in rows:
+    if roots:
+        for root, child in connection.execute(_MERGED_CHILDREN, {"ids": sorted(roots)}).all():
             children.setdefault(root, []).append(child)
     return children
+
+
+_MERGED_CHILDREN = select(store.entities.c.merged_into, store.entities.c.id).where(
+    store.one_of(store.entities.c.merged_into, "ids"))
 
 
 def _create(
@@ -726,9 +727,8 @@ def refuse_functional_overlaps(
     if predicate is not None:
         keys = {tuple(r) for r in connection.execute(keys_query.where(store.claims.c.predicate == predicate))}
     else:
-        keys = set()
-        for chunk in store.chunks(sorted(set(subjects))):
-            keys.update(tuple(r) for r in connection.execute(keys_query.where(store.claims.c.subject_id.in_(chunk))))
+        keys = {tuple(r) for r in connection.execute(
+            keys_query.where(store.one_of(store.claims.c.subject_id, "ids")), {"ids": sorted(set(subjects))})}
     rows = [r for r in store.standing_claims(connection, keys) if r["status"] != "disputed"
             and not (r["valid_from"] is not None and r["valid_from"] == r["valid_until"])]
     roots = _entity_scopes(connection, {r["subject_id"] for r in rows})
@@ -759,8 +759,8 @@ def supersession_reaches(connection: Connection, start: int, goal: int) -> bool:
     while frontier:
         rows = connection.execute(
             select(store.links.c.to_claim_id).where(
-                store.links.c.kind == "supersedes", store.links.c.from_claim_id.in_(sorted(frontier))
-            )
+                store.links.c.kind == "supersedes", store.one_of(store.links.c.from_claim_id, "ids")
+            ), {"ids": sorted(frontier)}
         ).scalars()
         frontier = set(rows) - seen
         if goal in frontier:

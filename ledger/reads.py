@@ -251,7 +251,7 @@ def claim_record(row: Mapping[Any, Any]) -> Claim:
 @cache
 def _versions_statement() -> Select[Any]:
     base = _claims_statement((None, False, None, None, True, ()))
-    return base.where(_c.c.id.in_(bindparam("ids", expanding=True)))
+    return base.where(store.one_of(_c.c.id, "ids"))
 
 
 def claim_versions(connection: Connection, claim_ids: Sequence[int], scope: str) -> list[Claim]:

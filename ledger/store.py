@@ -13,7 +13,12 @@ from typing import Any
 import json
 from operator import itemgetter
 
-from sqlalchemy import JSON, Connection, Dialect, Table, exc, bindparam, func, insert, or_, select, update
+from sqlalchemy import JSON, BindParameter, ColumnElement, Connection, Dialect, Table, Text, exc, bindparam, func, insert, or_, select, update
+from sqlalchemy.dialects import postgresql
+from sqlalchemy.ext.compiler import compiles
+from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.visitors import InternalTraversal
+from sqlalchemy.types import TypeDecorator, TypeEngine
 
 from ledger import model
 from ledger.entities import normalize_name
@@ -32,7 +37,58 @@ links: Table = model.ClaimLink.__table__  # type: ignore[attr-defined]
 predicates: Table = model.Predicate.__table__  # type: ignore[attr-defined]
 clock: Table = model.ClockState.__table__  # type: ignore[attr-defined]
 
-CHUNK = 5000  # values per IN (...) list; stays under SQLite's and psycopg's parameter limits
+# ---------------------------------------------------------------- lists of values as one parameter
+
+class _ValueList(TypeDecorator[Any]):
+    """A list of values bound as one parameter: a JSON array on SQLite, an array on PostgreSQL."""
+
+    impl = Text
+    cache_ok = True
+
+    def __init__(self, item_type: TypeEngine[Any]) -> None:
+        super().__init__()
+        self.item_type = item_type
+
+    def load_dialect_impl(self, dialect: Dialect) -> TypeEngine[Any]:
+        if dialect.name == "postgresql":
+            return dialect.type_descriptor(postgresql.ARRAY(self.item_type))
+        return dialect.type_descriptor(Text())
+
+    def process_bind_param(self, value: Any, dialect: Dialect) -> Any:
+        return list(value) if dialect.name == "postgresql" else json.dumps(list(value), ensure_ascii=False)
+
+
+class _OneOf(ColumnElement[bool]):
+    """``column IN (values)`` with the values in one bound list.
+
+    An expanding IN renders one placeholder per value on every execution (more costly than the
+    lookup itself for tens of thousands of values) and needs chunks under the drivers' parameter
+    limits; a single list parameter needs neither and keeps one cached statement.
+    """
+
+    inherit_cache = True
+    _traverse_internals = [("column", InternalTraversal.dp_clauseelement),
+                           ("values", InternalTraversal.dp_clauseelement)]
+
+    def __init__(self, column: ColumnElement[Any], name: str) -> None:
+        self.column = column
+        self.values: BindParameter[Any] = bindparam(name, type_=_ValueList(column.type))
+
+
+@compiles(_OneOf)
+def _one_of_sqlite(element: _OneOf, compiler: SQLCompiler, **kw: Any) -> str:
+    return (f"{compiler.process(element.column, **kw)} IN "
+            f"(SELECT value FROM json_each({compiler.process(element.values, **kw)}))")
+
+
+@compiles(_OneOf, "postgresql")
+def _one_of_postgresql(element: _OneOf, compiler: SQLCompiler, **kw: Any) -> str:
+    return f"{compiler.process(element.column, **kw)} = ANY({compiler.process(element.values, **kw)})"
+
+
+def one_of(column: ColumnElement[Any], name: str) -> ColumnElement[bool]:
+    """``column`` is one of the values of list parameter ``name`` (any number of values)."""
+    return _OneOf(column, name)
 
 # ---------------------------------------------------------------- clock and ids
 
@@ -158,18 +214,20 @@ def _json_text(value: Any) -> str | None:
 
 # ---------------------------------------------------------------- entities
 
+_ROOTS = (
+    select(aliases.c.normalized, func.coalesce(entities.c.merged_into, entities.c.id))
+    .join(entities, entities.c.id == aliases.c.entity_id)
+    .where(aliases.c.scope == bindparam("scope"), one_of(aliases.c.normalized, "names"))
+)
+
+
 def root_entity_ids(connection: Connection, names: Iterable[str], scope: str) -> dict[str, EntityId]:
     """Map normalized names to the entity they resolve to (following merges)."""
     wanted = sorted(set(names))
-    found: dict[str, EntityId] = {}
-    for chunk in chunks(wanted):
-        rows = connection.execute(
-            select(aliases.c.normalized, func.coalesce(entities.c.merged_into, entities.c.id))
-            .join(entities, entities.c.id == aliases.c.entity_id)
-            .where(aliases.c.scope == scope, aliases.c.normalized.in_(chunk))
-        )
-        found.update({normalized: EntityId(root) for normalized, root in rows})
-    return found
+    if not wanted:
+        return {}
+    rows = connection.execute(_ROOTS, {"scope": scope, "names": wanted})
+    return {normalized: EntityId(root) for normalized, root in rows.all()}
 
 
 def create_entity(
@@ -221,7 +279,7 @@ def add_aliases(
 
 
 _ENTITY = select(entities).where(entities.c.id == bindparam("id"))
-_ENTITY_ALIASES = select(aliases.c.alias).where(aliases.c.entity_id.in_(bindparam("ids", expanding=True))) \
+_ENTITY_ALIASES = select(aliases.c.alias).where(one_of(aliases.c.entity_id, "ids")) \
     .order_by(aliases.c.id)
 _MERGED = select(entities.c.id).where(or_(entities.c.id == bindparam("root"),
                                           entities.c.merged_into == bindparam("root")))
@@ -319,7 +377,7 @@ def source_passages(connection: Connection, source_id: int) -> list[Mapping[Any,
 _SOURCE_FACTS = select(
     sources.c.id, sources.c.scope, sources.c.revision_of, sources.c.publisher, sources.c.text_hash,
     sources.c.trust,
-).where(sources.c.id.in_(bindparam("ids", expanding=True)))
+).where(one_of(sources.c.id, "ids"))
 
 
 def source_facts(connection: Connection, source_ids: Iterable[int]) -> dict[int, Mapping[Any, Any]]:
@@ -327,14 +385,13 @@ def source_facts(connection: Connection, source_ids: Iterable[int]) -> dict[int,
     facts: dict[int, Mapping[Any, Any]] = {}
     pending = set(source_ids)
     while pending:
-        batch = sorted(pending)
+        rows = connection.execute(_SOURCE_FACTS, {"ids": sorted(pending)}).mappings().all()
         pending.clear()
-        for chunk in chunks(batch):
-            for row in connection.execute(_SOURCE_FACTS, {"ids": chunk}).mappings():
-                facts[row["id"]] = row
-                parent = row["revision_of"]
-                if parent is not None and parent not in facts:
-                    pending.add(parent)
+        for row in rows:
+            facts[row["id"]] = row
+            parent = row["revision_of"]
+            if parent is not None and parent not in facts:
+                pending.add(parent)
     return facts
 
 
@@ -387,15 +444,13 @@ def count_independent(key_sets: Iterable[frozenset[str]]) -> int:
     return len(groups)
 
 
-_SOURCE_TEXTS = select(sources.c.id, sources.c.text).where(sources.c.id.in_(bindparam("ids", expanding=True)))
+_SOURCE_TEXTS = select(sources.c.id, sources.c.text).where(one_of(sources.c.id, "ids"))
 
 
 def source_texts(connection: Connection, source_ids: Iterable[int]) -> dict[int, str]:
     """The stored text of each source."""
-    texts: dict[int, str] = {}
-    for chunk in chunks(sorted(set(source_ids))):
-        texts.update((i, t) for i, t in connection.execute(_SOURCE_TEXTS, {"ids": chunk}))
-    return texts
+    wanted = sorted(set(source_ids))
+    return dict(connection.execute(_SOURCE_TEXTS, {"ids": wanted}).all()) if wanted else {}
 
 
 # ---------------------------------------------------------------- claims
@@ -409,33 +464,40 @@ _STANDING_COLUMNS = (
 )
 
 
+_STANDING = select(*_STANDING_COLUMNS).join(versions, versions.c.claim_id == claims.c.id).where(
+    versions.c.invalidated_at.is_(None), versions.c.status != "retracted"
+)
+# subject IN (...) AND predicate IN (...) is a superset of the keys; standing_claims filters it.
+_STANDING_BY_KEYS = _STANDING.where(
+    claims.c.scope == bindparam("scope"), one_of(claims.c.subject_id, "subjects"),
+    one_of(claims.c.predicate, "predicates"),
+)
+_STANDING_BY_IDS = _STANDING.where(one_of(claims.c.id, "ids"))
+
+
 def standing_claims(
     connection: Connection, keys: Iterable[tuple[str, int, str]], claim_ids: Iterable[int] = ()
 ) -> list[Mapping[Any, Any]]:
     """Current, non-retracted versions of claims with these (scope, subject, predicate) keys
     or these ids."""
     rows: list[Mapping[Any, Any]] = []
-    base = select(*_STANDING_COLUMNS).join(versions, versions.c.claim_id == claims.c.id).where(
-        versions.c.invalidated_at.is_(None), versions.c.status != "retracted"
-    )
     wanted = set(keys)
     for scope in sorted({k[0] for k in wanted}):
-        subjects = sorted({k[1] for k in wanted if k[0] == scope})
-        names = sorted({k[2] for k in wanted if k[0] == scope})
-        # subject IN (...) AND predicate IN (...) is a superset of the keys; filter it here.
-        for chunk in chunks(subjects):
-            found = connection.execute(base.where(
-                claims.c.scope == scope, claims.c.subject_id.in_(chunk), claims.c.predicate.in_(names))).mappings()
-            rows.extend(r for r in found if (scope, r["subject_id"], r["predicate"]) in wanted)
+        found = connection.execute(_STANDING_BY_KEYS, {
+            "scope": scope, "subjects": sorted({k[1] for k in wanted if k[0] == scope}),
+            "predicates": sorted({k[2] for k in wanted if k[0] == scope}),
+        }).mappings()
+        rows.extend(r for r in found if (scope, r["subject_id"], r["predicate"]) in wanted)
     seen = {row["claim_id"] for row in rows}
-    for chunk in chunks(sorted(set(claim_ids) - seen)):
-        rows.extend(connection.execute(base.where(claims.c.id.in_(chunk))).mappings())
+    missing = sorted(set(claim_ids) - seen)
+    if missing:
+        rows.extend(connection.execute(_STANDING_BY_IDS, {"ids": missing}).mappings())
     return rows
 
 
 _SUPPORT_SOURCES = (
     select(evidence.c.claim_id, evidence.c.source_id)
-    .where(evidence.c.claim_id.in_(bindparam("ids", expanding=True)), evidence.c.relation == "supports")
+    .where(one_of(evidence.c.claim_id, "ids"), evidence.c.relation == "supports")
     .distinct()
 )
 
@@ -443,8 +505,9 @@ _SUPPORT_SOURCES = (
 def supporting_sources(connection: Connection, claim_ids: Iterable[int]) -> dict[int, set[int]]:
     """claim id → ids of the sources of its supporting evidence."""
     found: dict[int, set[int]] = {}
-    for chunk in chunks(sorted(set(claim_ids))):
-        for claim_id, source_id in connection.execute(_SUPPORT_SOURCES, {"ids": chunk}):
+    wanted = sorted(set(claim_ids))
+    if wanted:
+        for claim_id, source_id in connection.execute(_SUPPORT_SOURCES, {"ids": wanted}).all():
             found.setdefault(claim_id, set()).add(source_id)
     return found
 
@@ -498,7 +561,7 @@ def mark_stale(connection: Connection, evidence_ids: Sequence[int], now: datetim
         connection.execute(_MARK_STALE, [{"evidence_id": e, "now": now} for e in evidence_ids])
 
 
-_PREDICATES = select(predicates).where(predicates.c.name.in_(bindparam("names", expanding=True)))
+_PREDICATES = select(predicates).where(one_of(predicates.c.name, "names"))
 
 
 def predicate_rows(connection: Connection, names: Iterable[str]) -> dict[str, Mapping[Any, Any]]:
@@ -507,9 +570,3 @@ def predicate_rows(connection: Connection, names: Iterable[str]) -> dict[str, Ma
     if not wanted:
         return {}
     return {row["name"]: row for row in connection.execute(_PREDICATES, {"names": wanted}).mappings()}
-
-
-def chunks(items: Sequence[Any], size: int = CHUNK) -> Iterable[list[Any]]:
-    """Consecutive slices of at most ``size`` items, for IN lists."""
-    for start in range(0, len(items), size):
-        yield list(items[start:start + size])
