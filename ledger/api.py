@@ -261,15 +261,16 @@ class Ledger:
         sources.quarantine_scope(check_scope(scope), trust)
         if password is not None and not isinstance(password, str):
             raise InvalidInput(f"password must be a string or None, not {type(password).__name__}")
-        if isinstance(path_or_bytes, (bytes, bytearray)):
-            draft = read_pdf(bytes(path_or_bytes), uri=uri, password=password)
-        elif isinstance(path_or_bytes, (str, os.PathLike)):
-            if "\x00" in str(os.fspath(path_or_bytes)):
-                raise IngestError(f"the path {str(path_or_bytes)[:80]!r} contains a NUL byte; no file has such a name")
-            draft = read_pdf_file(path_or_bytes, uri=uri, password=password)
-        else:
-            raise IngestError(f"ingest_pdf takes a file path or the PDF's bytes, not {type(path_or_bytes).__name__}")
-        source = self.add_draft(draft, trust=trust, scope=scope)
+        with store.paused_gc():  # a book is tens of thousands of lines and passages
+            if isinstance(path_or_bytes, (bytes, bytearray)):
+                draft = read_pdf(bytes(path_or_bytes), uri=uri, password=password)
+            elif isinstance(path_or_bytes, (str, os.PathLike)):
+                if "\x00" in str(os.fspath(path_or_bytes)):
+                    raise IngestError(f"the path {str(path_or_bytes)[:80]!r} contains a NUL byte; no file has such a name")
+                draft = read_pdf_file(path_or_bytes, uri=uri, password=password)
+            else:
+                raise IngestError(f"ingest_pdf takes a file path or the PDF's bytes, not {type(path_or_bytes).__name__}")
+            source = self.add_draft(draft, trust=trust, scope=scope)
         if draft.page_count and len(draft.pages_without_text) == draft.page_count:
             pages = ", ".join(map(str, draft.pages_without_text))
             raise NeedsOCR(
@@ -678,15 +679,15 @@ def _citations(evidence: Sequence[Citation] | Citation | None) -> tuple[Citation
     return items
 
 
-_DRAFT_FIELDS = set(ClaimDraft.__dataclass_fields__)
+_DRAFT_FIELDS = frozenset(ClaimDraft._fields)
 
 
 def _draft_from_mapping(data: Mapping[str, Any]) -> ClaimDraft:
-    if not isinstance(data, Mapping):
+    if type(data) is not dict and not isinstance(data, Mapping):
         raise InvalidInput(f"each claim must be a ClaimDraft or a dict; got {type(data).__name__}")
-    unknown = set(data) - _DRAFT_FIELDS
-    if unknown:
-        raise InvalidInput(f"unknown claim field(s) {sorted(unknown)}; known: {sorted(_DRAFT_FIELDS)}")
+    if not _DRAFT_FIELDS.issuperset(data):
+        unknown = set(data) - _DRAFT_FIELDS
+        raise InvalidInput(f"unknown claim field(s) {sorted(unknown, key=str)}; known: {sorted(_DRAFT_FIELDS)}")
     if "subject" not in data or "predicate" not in data:
         raise InvalidInput("each claim needs 'subject' and 'predicate'")
     return ClaimDraft(**data)

@@ -4,11 +4,10 @@ lifecycle rules of ``claims.decide`` and write every row of a batch in one trans
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import Connection, select
 
@@ -26,7 +25,13 @@ from ledger.claims import (
     encode_value,
 )
 from ledger.entities import check_name, check_text, normalize_name
-from ledger.errors import Conflict, InvalidInput, MissingEvidence, NotFound, ScopeMismatch
+from ledger.errors import (
+    Conflict,
+    InvalidInput,
+    MissingEvidence,
+    NotFound,
+    ScopeMismatch,
+)
 from ledger.records import Citation, Claim, ClaimId, Entity, EntityId
 from ledger.timeline import Instant, TimeInput, check_interval, optional_time, overlaps
 
@@ -40,9 +45,11 @@ MAX_REASON_LENGTH = 10_000
 MAX_ID = 2**63 - 1
 
 
-@dataclass(frozen=True, slots=True)
-class ClaimDraft:
-    """One assertion for ``Ledger.assert_claims``: the same fields as ``assert_claim``."""
+class ClaimDraft(NamedTuple):
+    """One assertion for ``Ledger.assert_claims``: the same fields as ``assert_claim``.
+
+    An immutable record (a named tuple: bulk loads build a million of them).
+    """
 
     subject: EntityRef
     predicate: str
@@ -139,7 +146,7 @@ def prepare(draft: ClaimDraft) -> _Prepared:
             f"got {'both' if draft.object is not None else 'neither'}"
         )
     value_text, datatype = (None, None) if draft.value is None else encode_value(draft.value)
-    qualifiers = canonical_json(draft.qualifiers or {}, what="qualifiers")
+    qualifiers = "{}" if draft.qualifiers is None else canonical_json(draft.qualifiers, what="qualifiers")
     valid_from = optional_time(draft.valid_from, what="valid_from")
     valid_until = optional_time(draft.valid_until, what="valid_until")
     check_interval(valid_from.at if valid_from else None, valid_until.at if valid_until else None)
@@ -150,9 +157,14 @@ def prepare(draft: ClaimDraft) -> _Prepared:
     citations = citation_tuple(draft.evidence)
     supported = False
     for citation in citations:
-        if not isinstance(citation, Citation):
+        if type(citation) is not Citation and not isinstance(citation, Citation):
             raise InvalidInput(
                 f"evidence must be citations made by cite(); got {type(citation).__name__}"
+            )
+        if citation.scope != scope:
+            raise ScopeMismatch(
+                f"evidence from source {citation.source_id} belongs to scope {citation.scope!r}, "
+                f"but the claim is asserted in scope {scope!r}; cite a source of the same scope"
             )
         supported = supported or citation.relation == "supports"
     if not supported:
@@ -160,12 +172,6 @@ def prepare(draft: ClaimDraft) -> _Prepared:
             f"claim {predicate!r} has no supporting evidence; pass evidence=[ledger.cite(source, quote)] "
             f"with a quote from a stored source"
         )
-    for citation in citations:
-        if citation.scope != scope:
-            raise ScopeMismatch(
-                f"evidence from source {citation.source_id} belongs to scope {citation.scope!r}, "
-                f"but the claim is asserted in scope {scope!r}; cite a source of the same scope"
-            )
     return _Prepared(
         scope=scope, subject=draft.subject, predicate=predicate, object=draft.object,
         value_text=value_text, datatype=datatype, qualifiers=qualifiers, valid_from=valid_from,
@@ -176,6 +182,8 @@ def prepare(draft: ClaimDraft) -> _Prepared:
 
 def citation_tuple(evidence: object) -> tuple[Any, ...]:
     """One citation or an iterable of them as a tuple (items unchecked); InvalidInput for anything else."""
+    if type(evidence) is list or type(evidence) is tuple:  # the common cases, before the ABC checks
+        return tuple(evidence)
     if isinstance(evidence, Citation):
         return (evidence,)
     if evidence is None:
@@ -284,15 +292,8 @@ def write_claims(
     """Assert a batch of claims; returns, per draft, the claim it created or corroborated."""
     if len(drafts) < 1000:
         return _write_claims(connection, drafts, now=now, ids=ids)
-    # A big batch allocates millions of short-lived objects that hold no cycles; the cyclic
-    # collector would traverse them again and again (about 15% of a bulk load).
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with store.paused_gc():
         return _write_claims(connection, drafts, now=now, ids=ids)
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _write_claims(
@@ -338,8 +339,10 @@ def _write_claims(
             continue
         new_id = next_claim_id
         next_claim_id += 1
-        ends_at = next((c for c in candidates for link in decision.links
-                        if link.from_claim_id == c.claim_id and link.to_claim_id is None), None)
+        ends_at = None
+        if decision.links:
+            ends_at = next((c for c in candidates for link in decision.links
+                            if link.from_claim_id == c.claim_id and link.to_claim_id is None), None)
         created = _create(batch, ids, new_id, item, decision, facts, now,
                           ends_precision=ends_at.valid_from_precision if ends_at else None)
         for change in decision.changes:
@@ -348,7 +351,7 @@ def _write_claims(
                     cause=f"{change.cause} (claim {new_id})", reason=None, actor=item.actor, now=now)
         for link in decision.links:
             batch.links.append(_link(ids, link.kind, link.from_claim_id or new_id, link.to_claim_id or new_id,
-                                     item.scope, item.actor, now))
+                                     item.scope, item.actor))
         group.append(created)
         by_id[new_id] = created
         results.append(ClaimId(new_id))
@@ -408,7 +411,7 @@ def _resolve_entities(connection: Connection, prepared: Sequence[_Prepared], ids
         for ref in (item.subject, item.object):
             if ref is None:
                 continue
-            if isinstance(ref, str):
+            if type(ref) is str or isinstance(ref, str):
                 name = check_name(ref)
                 names.setdefault((item.scope, normalize_name(name)), name)
             else:
@@ -424,7 +427,7 @@ def _resolve_entities(connection: Connection, prepared: Sequence[_Prepared], ids
     known = _entity_scopes(connection, given)
 
     def resolve(ref: EntityRef, scope: str) -> int:
-        if isinstance(ref, str):
+        if type(ref) is str or isinstance(ref, str):
             return roots[(scope, normalize_name(ref))]
         entity_id = entity_id_of(ref)
         if entity_id not in known:
@@ -529,7 +532,7 @@ def _create(
     batch.claims.append({
         "id": claim_id, "scope": item.scope, "subject_id": item.subject_id, "predicate": item.predicate,
         "object_id": item.object_id, "value": item.value_text, "datatype": item.datatype,
-        "qualifiers": item.qualifiers, "recorded_at": now, "actor": item.actor,
+        "qualifiers": item.qualifiers, "actor": item.actor,
     })
     supporting = [c for c in item.citations if c.relation == "supports"]
     confidence = item.confidence
@@ -549,11 +552,11 @@ def _create(
     )
     if decision.disputed or len(supporting) < len(item.citations):  # contradicting evidence came along
         claim.status = "disputed"
-    elif claim.status == "reported" and claim.independent_sources(facts) >= 2:
+    elif claim.status == "reported" and len(claim.sources) >= 2 and claim.independent_sources(facts) >= 2:
         claim.status = "confirmed"
-    batch.versions[claim_id] = _version_row(ids, claim, now)
+    batch.versions[claim_id] = _version_row(ids, claim)
     for citation in item.citations:
-        batch.evidence.append(_evidence_row(ids, claim_id, citation, item.actor, now))
+        batch.evidence.append(_evidence_row(ids, claim_id, citation, item.actor))
     return claim
 
 
@@ -569,7 +572,7 @@ def _corroborate(
     facts: Mapping[int, Mapping[Any, Any]], now: datetime,
 ) -> None:
     for citation in item.citations:
-        batch.evidence.append(_evidence_row(ids, target.claim_id, citation, item.actor, now))
+        batch.evidence.append(_evidence_row(ids, target.claim_id, citation, item.actor))
     supporting = [c for c in item.citations if c.relation == "supports"]
     before = target.independent_sources(facts)
     target.sources.extend(c.source_id for c in supporting)
@@ -612,7 +615,7 @@ def _change(
     if target.version_id is not None:
         batch.invalidate.append(target.version_id)
         target.version_id = None
-    batch.versions[target.claim_id] = _version_row(ids, target, now)
+    batch.versions[target.claim_id] = _version_row(ids, target)
 
 
 def _change_interval(change: Change, target: _Live, item: _Prepared) -> Interval | None:
@@ -625,23 +628,20 @@ def _change_interval(change: Change, target: _Live, item: _Prepared) -> Interval
     return change.valid_from, change.valid_until, target.valid_from_precision, until_precision
 
 
-def _version_row(ids: store.Ids, claim: _Live, now: datetime) -> dict[str, Any]:
+def _version_row(ids: store.Ids, claim: _Live) -> dict[str, Any]:
     return {
         "id": ids.take(store.versions), "claim_id": claim.claim_id, "status": claim.status,
         "confidence": claim.confidence, "valid_from": claim.valid_from, "valid_until": claim.valid_until,
         "valid_from_precision": claim.valid_from_precision, "valid_until_precision": claim.valid_until_precision,
-        "recorded_at": now, "reason": claim.reason, "actor": claim.actor,
-        "cause": claim.cause,
+        "reason": claim.reason, "actor": claim.actor, "cause": claim.cause,
     }
 
 
-def _evidence_row(ids: store.Ids, claim_id: int, citation: Citation, actor: str | None, now: datetime) -> dict[str, Any]:
+def _evidence_row(ids: store.Ids, claim_id: int, citation: Citation, actor: str | None) -> dict[str, Any]:
     return {
         "id": ids.take(store.evidence), "claim_id": claim_id, "source_id": citation.source_id,
         "relation": citation.relation, "excerpt": citation.excerpt, "char_start": citation.char_start,
-        "char_end": citation.char_end, "page": citation.page, "locator": _locator_json(citation),
-        "anchor_method": "cited", "anchor_score": 1.0,
-        "recorded_at": now, "actor": actor,
+        "char_end": citation.char_end, "page": citation.page, "locator": _locator_json(citation), "actor": actor,
     }
 
 
@@ -659,17 +659,21 @@ def _locator_json(citation: Citation) -> store.JsonText:
 
 
 def _link(ids: store.Ids, kind: str, source: int, target: int, scope: str, actor: str | None,
-          now: datetime, reason: str | None = None) -> dict[str, Any]:
+          reason: str | None = None) -> dict[str, Any]:
     return {"id": ids.take(store.links), "scope": scope, "kind": kind, "from_claim_id": source,
-            "to_claim_id": target, "recorded_at": now, "reason": reason, "actor": actor}
+            "to_claim_id": target, "reason": reason, "actor": actor}
 
 
 def _flush(connection: Connection, batch: _Batch, now: datetime) -> None:
-    store.insert_rows(connection, store.claims, batch.claims)
+    recorded = {"recorded_at": now}
+    store.insert_rows(connection, store.claims, batch.claims, same=recorded)
     store.invalidate_versions(connection, batch.invalidate, now)
-    store.insert_rows(connection, store.versions, list(batch.versions.values()))
-    store.insert_rows(connection, store.evidence, batch.evidence)
-    store.insert_rows(connection, store.links, batch.links)
+    store.insert_rows(connection, store.versions, list(batch.versions.values()), same=recorded)
+    store.insert_rows(connection, store.evidence, batch.evidence, same={**recorded, **_CITED})
+    store.insert_rows(connection, store.links, batch.links, same=recorded)
+
+
+_CITED = {"anchor_method": "cited", "anchor_score": 1.0}
 
 
 # ---------------------------------------------------------------- explicit lifecycle calls
@@ -701,12 +705,12 @@ def change_status(
         precision = target.valid_from_precision if target.valid_from is not None else "second"
         interval = (at, at, precision, precision)
         cause = f"superseded explicitly (claim {superseded_by})"
-        batch.links.append(_link(ids, "supersedes", superseded_by, claim, scope, actor, now, reason))
+        batch.links.append(_link(ids, "supersedes", superseded_by, claim, scope, actor, reason))
     _change(batch, ids, target, status=status, interval=interval, cause=cause, reason=reason, actor=actor,
             now=now)
     _check_citations(connection, [(scope, citations)])
     for citation in citations:
-        batch.evidence.append(_evidence_row(ids, claim, citation, actor, now))
+        batch.evidence.append(_evidence_row(ids, claim, citation, actor))
     _flush(connection, batch, now)
     if status == "confirmed":  # confirming one side of a live conflict would leave two undisputed values
         subject = connection.execute(select(store.claims.c.subject_id).where(store.claims.c.id == claim)).scalar_one()

@@ -187,6 +187,9 @@ def check_confidence(confidence: object) -> float:
 
 def encode_value(value: object) -> tuple[str, str]:
     """Canonical JSON text and datatype for a claim value; equal values encode equally."""
+    if type(value) is str:  # the common case first
+        check_text(value, what="value", limit=MAX_VALUE_LENGTH, one_line=False)
+        return _TEXT_JSON.encode(value), "string"
     if isinstance(value, bool):
         return json.dumps(value), "boolean"
     if isinstance(value, int):
@@ -205,13 +208,16 @@ def encode_value(value: object) -> tuple[str, str]:
         return json.dumps(value.isoformat()), "date"
     if isinstance(value, str):
         check_text(value, what="value", limit=MAX_VALUE_LENGTH, one_line=False)
-        return json.dumps(value, ensure_ascii=False), "string"
+        return _TEXT_JSON.encode(value), "string"
     if isinstance(value, Mapping):
         return canonical_json(value, what="value"), "json"
     raise InvalidInput(
         f"value of type {type(value).__name__} cannot be stored; use str, int, float, bool, Decimal, "
         f"date, datetime or a JSON object"
     )
+
+
+_TEXT_JSON = json.JSONEncoder(ensure_ascii=False)  # json.dumps(..., ensure_ascii=False) builds one per call
 
 
 def decode_value(text: str | None, datatype: str | None) -> Any:

@@ -50,7 +50,9 @@ _FOLD = {"ł": "l", "ø": "o", "đ": "d", "ß": "ss", "æ": "ae", "œ": "oe", "�
 
 def check_name(name: object, *, what: str = "entity name") -> str:
     """Return a usable name or raise InvalidInput saying what is wrong with it."""
-    check_text(name, what=what, limit=MAX_NAME_LENGTH)
+    # Printable ASCII holds nothing check_text refuses: the common case, checked in C.
+    if not (type(name) is str and name.isascii() and name.isprintable() and len(name) <= MAX_NAME_LENGTH):
+        check_text(name, what=what, limit=MAX_NAME_LENGTH)
     assert isinstance(name, str)
     if not normalize_name(name):
         raise InvalidInput(f"{what} {name!r} is empty once spaces and punctuation are removed; give a real name")
