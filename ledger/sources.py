@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-from operator import attrgetter
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -120,12 +119,9 @@ def store_draft(
         "text": draft.text, "trust": trust, "revision_of": previous["id"] if previous else None,
         "meta": meta or None, "recorded_at": now,
     }
-    found = draft.passages
+    starts, ends, pages, boxes, paragraphs = zip(*draft.passages) if draft.passages else ((),) * 5
     passage_columns = {
-        "page": list(map(attrgetter("page"), found)), "bbox": _bbox_texts(list(map(attrgetter("bbox"), found))),
-        "char_start": list(map(attrgetter("char_start"), found)),
-        "char_end": list(map(attrgetter("char_end"), found)),
-        "paragraph": list(map(attrgetter("paragraph"), found)),
+        "char_start": starts, "char_end": ends, "page": pages, "bbox": _bbox_texts(boxes), "paragraph": paragraphs,
     }
     source_id = store.insert_source(connection, ids, row, passage_columns)
     if previous is not None:
@@ -183,7 +179,7 @@ def _numbers(text: str) -> list[str]:
     return _DIGITS.findall(text)
 
 
-def _bbox_texts(boxes: list[tuple[float, float, float, float] | None]) -> list[store.JsonText | None]:
+def _bbox_texts(boxes: Sequence[tuple[float, float, float, float] | None]) -> list[store.JsonText | None]:
     """Passage bboxes as JSON arrays (None stays None).
 
     Ten thousand lines per book: C-level formatting instead of a json.dumps round trip each.

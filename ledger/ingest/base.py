@@ -5,19 +5,19 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Literal
+from typing import Literal, NamedTuple
 
 SourceKind = Literal["pdf", "web", "text", "conversation"]
 BBox = tuple[float, float, float, float]
 
 
-@dataclass(frozen=True, slots=True)
-class PassageDraft:
+class PassageDraft(NamedTuple):
     """A unit of the source text: ``text[char_start:char_end]`` with where it sits.
 
     ``page`` is 1-based (None for non-paged sources); ``bbox`` is (x0, y0, x1, y1) in PDF
     points with the origin top-left, as pymupdf reports it; ``paragraph`` is the 0-based
-    paragraph (or block) index within the document.
+    paragraph (or block) index within the document. A named tuple: a book has tens of
+    thousands of them, and the store takes them column by column.
     """
 
     char_start: int
