@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 from datetime import datetime
 from typing import Any, NamedTuple
 
@@ -127,12 +128,15 @@ class _Live:
 
 @dataclass(slots=True)
 class _Batch:
-    """Rows a batch will insert, collected while deciding."""
+    """What a batch will insert, collected while deciding and written column-wise by ``_flush``."""
 
-    claims: list[dict[str, Any]] = field(default_factory=list)
-    versions: dict[int, dict[str, Any]] = field(default_factory=dict)
+    #: (new claim id, its draft)
+    claims: list[tuple[int, _Prepared]] = field(default_factory=list)
+    #: Claims that get a new version: their state when the batch is decided is that version.
+    versions: dict[int, _Live] = field(default_factory=dict)
     invalidate: list[int] = field(default_factory=list)
-    evidence: list[dict[str, Any]] = field(default_factory=list)
+    #: (claim id, citation, actor) of new evidence rows
+    evidence: list[tuple[int, Citation, str | None]] = field(default_factory=list)
     links: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -176,8 +180,12 @@ def prepare(draft: ClaimDraft) -> _Prepared:
         scope=scope, subject=draft.subject, predicate=predicate, object=draft.object,
         value_text=value_text, datatype=datatype, qualifiers=qualifiers, valid_from=valid_from,
         valid_until=valid_until, citations=citations, status=draft.status, confidence=confidence,
-        supersedes=frozenset(claim_ids(draft.supersedes)), actor=check_actor(draft.actor),
+        supersedes=_NO_CLAIMS if draft.supersedes is None else frozenset(claim_ids(draft.supersedes)),
+        actor=None if draft.actor is None else check_actor(draft.actor),
     )
+
+
+_NO_CLAIMS: frozenset[int] = frozenset()
 
 
 def citation_tuple(evidence: object) -> tuple[Any, ...]:
@@ -355,7 +363,7 @@ def _write_claims(
         group.append(created)
         by_id[new_id] = created
         results.append(ClaimId(new_id))
-    _flush(connection, batch, now)
+    _flush(connection, batch, ids, now)
     return results
 
 
@@ -407,15 +415,20 @@ def _check_predicate_kinds(prepared: Sequence[_Prepared], definitions: Mapping[s
 def _resolve_entities(connection: Connection, prepared: Sequence[_Prepared], ids: store.Ids, now: datetime) -> None:
     names: dict[tuple[str, str], str] = {}
     given: set[int] = set()
+    keys: list[tuple[str, str] | int | None] = []  # per item: its subject's, then its object's
     for item in prepared:
         for ref in (item.subject, item.object):
             if ref is None:
-                continue
-            if type(ref) is str or isinstance(ref, str):
+                keys.append(None)
+            elif type(ref) is str or isinstance(ref, str):
                 name = check_name(ref)
-                names.setdefault((item.scope, normalize_name(name)), name)
+                key = (item.scope, normalize_name(name))
+                names.setdefault(key, name)
+                keys.append(key)
             else:
-                given.add(entity_id_of(ref))
+                entity_id = entity_id_of(ref)
+                given.add(entity_id)
+                keys.append(entity_id)
     roots: dict[tuple[str, str], int] = {}
     for scope in {scope for scope, _ in names}:
         found = store.root_entity_ids(connection, [n for s, n in names if s == scope], scope)
@@ -426,10 +439,7 @@ def _resolve_entities(connection: Connection, prepared: Sequence[_Prepared], ids
         roots.update({(scope, n): entity_id for (n, _), entity_id in zip(missing, created, strict=True)})
     known = _entity_scopes(connection, given)
 
-    def resolve(ref: EntityRef, scope: str) -> int:
-        if type(ref) is str or isinstance(ref, str):
-            return roots[(scope, normalize_name(ref))]
-        entity_id = entity_id_of(ref)
+    def resolve(entity_id: int, scope: str) -> int:
         if entity_id not in known:
             raise NotFound(f"entity {entity_id} does not exist; create it with entity(name)")
         entity_scope, root = known[entity_id]
@@ -437,9 +447,11 @@ def _resolve_entities(connection: Connection, prepared: Sequence[_Prepared], ids
             raise ScopeMismatch(f"entity {entity_id} belongs to scope {entity_scope!r}, not {scope!r}")
         return root
 
-    for item in prepared:
-        item.subject_id = resolve(item.subject, item.scope)
-        item.object_id = None if item.object is None else resolve(item.object, item.scope)
+    pairs = iter(keys)
+    for item, subject, target in zip(prepared, pairs, pairs):  # noqa: B905 (keys holds two per item)
+        item.subject_id = roots[subject] if type(subject) is tuple else resolve(subject, item.scope)  # type: ignore[arg-type]
+        if target is not None:
+            item.object_id = roots[target] if type(target) is tuple else resolve(target, item.scope)  # type: ignore[arg-type]
 
 
 def entity_id_of(ref: EntityRef) -> int:
@@ -529,11 +541,7 @@ def _create(
     batch: _Batch, ids: store.Ids, claim_id: int, item: _Prepared, decision: Decision,
     facts: Mapping[int, Mapping[Any, Any]], now: datetime, *, ends_precision: str | None,
 ) -> _Live:
-    batch.claims.append({
-        "id": claim_id, "scope": item.scope, "subject_id": item.subject_id, "predicate": item.predicate,
-        "object_id": item.object_id, "value": item.value_text, "datatype": item.datatype,
-        "qualifiers": item.qualifiers, "actor": item.actor,
-    })
+    batch.claims.append((claim_id, item))
     supporting = [c for c in item.citations if c.relation == "supports"]
     confidence = item.confidence
     if confidence is None:
@@ -554,9 +562,8 @@ def _create(
         claim.status = "disputed"
     elif claim.status == "reported" and len(claim.sources) >= 2 and claim.independent_sources(facts) >= 2:
         claim.status = "confirmed"
-    batch.versions[claim_id] = _version_row(ids, claim)
-    for citation in item.citations:
-        batch.evidence.append(_evidence_row(ids, claim_id, citation, item.actor))
+    batch.versions[claim_id] = claim
+    batch.evidence.extend((claim_id, citation, item.actor) for citation in item.citations)
     return claim
 
 
@@ -571,8 +578,7 @@ def _corroborate(
     batch: _Batch, ids: store.Ids, target: _Live, item: _Prepared,
     facts: Mapping[int, Mapping[Any, Any]], now: datetime,
 ) -> None:
-    for citation in item.citations:
-        batch.evidence.append(_evidence_row(ids, target.claim_id, citation, item.actor))
+    batch.evidence.extend((target.claim_id, citation, item.actor) for citation in item.citations)
     supporting = [c for c in item.citations if c.relation == "supports"]
     before = target.independent_sources(facts)
     target.sources.extend(c.source_id for c in supporting)
@@ -615,7 +621,7 @@ def _change(
     if target.version_id is not None:
         batch.invalidate.append(target.version_id)
         target.version_id = None
-    batch.versions[target.claim_id] = _version_row(ids, target)
+    batch.versions[target.claim_id] = target
 
 
 def _change_interval(change: Change, target: _Live, item: _Prepared) -> Interval | None:
@@ -626,23 +632,6 @@ def _change_interval(change: Change, target: _Live, item: _Prepared) -> Interval
         return change.valid_from, change.valid_until, precision, precision
     until_precision = item.valid_from.precision if item.valid_from else None
     return change.valid_from, change.valid_until, target.valid_from_precision, until_precision
-
-
-def _version_row(ids: store.Ids, claim: _Live) -> dict[str, Any]:
-    return {
-        "id": ids.take(store.versions), "claim_id": claim.claim_id, "status": claim.status,
-        "confidence": claim.confidence, "valid_from": claim.valid_from, "valid_until": claim.valid_until,
-        "valid_from_precision": claim.valid_from_precision, "valid_until_precision": claim.valid_until_precision,
-        "reason": claim.reason, "actor": claim.actor, "cause": claim.cause,
-    }
-
-
-def _evidence_row(ids: store.Ids, claim_id: int, citation: Citation, actor: str | None) -> dict[str, Any]:
-    return {
-        "id": ids.take(store.evidence), "claim_id": claim_id, "source_id": citation.source_id,
-        "relation": citation.relation, "excerpt": citation.excerpt, "char_start": citation.char_start,
-        "char_end": citation.char_end, "page": citation.page, "locator": _locator_json(citation), "actor": actor,
-    }
 
 
 _LOCATORS: dict[int, tuple[Citation, store.JsonText]] = {}
@@ -664,13 +653,39 @@ def _link(ids: store.Ids, kind: str, source: int, target: int, scope: str, actor
             "to_claim_id": target, "reason": reason, "actor": actor}
 
 
-def _flush(connection: Connection, batch: _Batch, now: datetime) -> None:
+def _flush(connection: Connection, batch: _Batch, ids: store.Ids, now: datetime) -> None:
     recorded = {"recorded_at": now}
-    store.insert_rows(connection, store.claims, batch.claims, same=recorded)
+    if batch.claims:
+        claim_ids, items = zip(*batch.claims)
+        columns = _columns(items, _CLAIM_FIELDS)
+        columns["value"] = columns.pop("value_text")
+        store.insert_columns(connection, store.claims, {"id": claim_ids, **columns}, same=recorded)
     store.invalidate_versions(connection, batch.invalidate, now)
-    store.insert_rows(connection, store.versions, list(batch.versions.values()), same=recorded)
-    store.insert_rows(connection, store.evidence, batch.evidence, same={**recorded, **_CITED})
+    if batch.versions:
+        first = ids.take(store.versions, len(batch.versions))
+        store.insert_columns(connection, store.versions, {
+            "id": range(first, first + len(batch.versions)), **_columns(batch.versions.values(), _VERSION_FIELDS),
+        }, same=recorded)
+    if batch.evidence:
+        claim_ids, citations, actors = zip(*batch.evidence)
+        first = ids.take(store.evidence, len(citations))
+        store.insert_columns(connection, store.evidence, {
+            "id": range(first, first + len(citations)), "claim_id": claim_ids, **_columns(citations, _CITATION_FIELDS),
+            "locator": list(map(_locator_json, citations)), "actor": actors,
+        }, same={**recorded, **_CITED})
     store.insert_rows(connection, store.links, batch.links, same=recorded)
+
+
+_CLAIM_FIELDS = ("scope", "subject_id", "predicate", "object_id", "value_text", "datatype", "qualifiers", "actor")
+_VERSION_FIELDS = ("claim_id", "status", "confidence", "valid_from", "valid_until", "valid_from_precision",
+                   "valid_until_precision", "reason", "actor", "cause")
+_CITATION_FIELDS = ("source_id", "relation", "excerpt", "char_start", "char_end", "page")
+
+
+def _columns(objects: Iterable[Any], names: Sequence[str]) -> dict[str, list[Any]]:
+    """The named attributes of ``objects`` as columns (attrgetter and map keep it in C)."""
+    listed = list(objects)
+    return {name: list(map(attrgetter(name), listed)) for name in names}
 
 
 _CITED = {"anchor_method": "cited", "anchor_score": 1.0}
@@ -709,9 +724,8 @@ def change_status(
     _change(batch, ids, target, status=status, interval=interval, cause=cause, reason=reason, actor=actor,
             now=now)
     _check_citations(connection, [(scope, citations)])
-    for citation in citations:
-        batch.evidence.append(_evidence_row(ids, claim, citation, actor))
-    _flush(connection, batch, now)
+    batch.evidence.extend((claim, citation, actor) for citation in citations)
+    _flush(connection, batch, ids, now)
     if status == "confirmed":  # confirming one side of a live conflict would leave two undisputed values
         subject = connection.execute(select(store.claims.c.subject_id).where(store.claims.c.id == claim)).scalar_one()
         root = _entity_scopes(connection, {subject})[subject][1]
