@@ -126,6 +126,9 @@ def advance_clock(connection: Connection, now: datetime) -> None:
     connection.execute(_ADVANCE_CLOCK, {"now": now})
 
 
+_MAX_ID: dict[str, Any] = {}  # statements built once: building one costs as much as running it
+
+
 class Ids:
     """Hands out primary keys under the write lock, so batches insert with executemany."""
 
@@ -137,7 +140,10 @@ class Ids:
         """Reserve ``count`` consecutive ids of ``table``; returns the first."""
         name = table.name
         if name not in self._next:
-            current = self._connection.execute(select(func.max(table.c.id))).scalar_one()
+            statement = _MAX_ID.get(name)
+            if statement is None:
+                statement = _MAX_ID[name] = select(func.max(table.c.id))
+            current = self._connection.execute(statement).scalar_one()
             self._next[name] = (current or 0) + 1
         first = self._next[name]
         self._next[name] = first + count
@@ -403,13 +409,16 @@ def passage_count(connection: Connection, source_id: int) -> int:
     return int(connection.execute(_PASSAGE_COUNT, {"id": source_id}).scalar_one())
 
 
+_INSERT_SOURCE = insert(sources)
+
+
 def insert_source(
     connection: Connection, ids: Ids, row: Mapping[Any, Any], passage_columns: Mapping[str, Sequence[Any]]
 ) -> SourceId:
     """Insert a source and its passages (page, bbox, char_start, char_end, paragraph as columns);
     returns the new id."""
     source_id = ids.take(sources)
-    connection.execute(insert(sources), {**row, "id": source_id})
+    connection.execute(_INSERT_SOURCE, {**row, "id": source_id})
     count = len(passage_columns["char_start"])
     if count:
         first = ids.take(passages, count)

@@ -580,9 +580,9 @@ def _assemble(
 ) -> tuple[str, tuple[PassageDraft, ...], tuple[int, ...]]:
     """Join the pages' lines into the text and its passages (see the module docstring)."""
     parts: list[str] = []
-    passages: list[PassageDraft] = []
+    passages: list[tuple[int, int, int, BBox, int]] = []
     without_text: list[int] = []
-    add_part, add_passage, passage = parts.append, passages.append, PassageDraft
+    add_part, add_passage = parts.append, passages.append
     line_sep, paragraph_sep, hyphens, rise = _LINE_SEP, _PARAGRAPH_SEP, _HYPHENS, _RISE
     position = 0
     paragraph = -1
@@ -608,9 +608,11 @@ def _assemble(
             else:
                 separator = line_sep
             position = start + len(text)
-            add_passage(passage(start, position, page_number, bbox, paragraph))
+            add_passage((start, position, page_number, bbox, paragraph))
             add_part(text)
-    return "".join(parts), tuple(passages), tuple(without_text)
+    # tuple.__new__ makes the named tuples in C (PassageDraft's own __new__ is Python code).
+    drafts = tuple(map(tuple.__new__, repeat(PassageDraft), passages))
+    return "".join(parts), drafts, tuple(without_text)
 
 
 def _page_order(lines: Sequence[_Line]) -> list[_Line]:
