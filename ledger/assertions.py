@@ -165,17 +165,18 @@ def prepare(draft: ClaimDraft) -> _Prepared:
             raise InvalidInput(
                 f"evidence must be citations made by cite(); got {type(citation).__name__}"
             )
-        if citation.scope != scope:
-            raise ScopeMismatch(
-                f"evidence from source {citation.source_id} belongs to scope {citation.scope!r}, "
-                f"but the claim is asserted in scope {scope!r}; cite a source of the same scope"
-            )
         supported = supported or citation.relation == "supports"
     if not supported:
         raise MissingEvidence(
             f"claim {predicate!r} has no supporting evidence; pass evidence=[ledger.cite(source, quote)] "
             f"with a quote from a stored source"
         )
+    for citation in citations:
+        if citation.scope != scope:
+            raise ScopeMismatch(
+                f"evidence from source {citation.source_id} belongs to scope {citation.scope!r}, "
+                f"but the claim is asserted in scope {scope!r}; cite a source of the same scope"
+            )
     return _Prepared(
         scope=scope, subject=draft.subject, predicate=predicate, object=draft.object,
         value_text=value_text, datatype=datatype, qualifiers=qualifiers, valid_from=valid_from,
@@ -342,7 +343,7 @@ def _write_claims(
             decision = _UNCONTESTED  # nothing standing to compare with: the common case in bulk loads
         if decision.corroborates is not None:
             target = next(c for c in candidates if c.claim_id == decision.corroborates)
-            _corroborate(batch, ids, target, item, facts, now)
+            _corroborate(batch, target, item, facts)
             results.append(ClaimId(target.claim_id))
             continue
         new_id = next_claim_id
@@ -351,12 +352,12 @@ def _write_claims(
         if decision.links:
             ends_at = next((c for c in candidates for link in decision.links
                             if link.from_claim_id == c.claim_id and link.to_claim_id is None), None)
-        created = _create(batch, ids, new_id, item, decision, facts, now,
+        created = _create(batch, new_id, item, decision, facts,
                           ends_precision=ends_at.valid_from_precision if ends_at else None)
         for change in decision.changes:
             target = by_id[change.claim_id]
-            _change(batch, ids, target, status=change.status, interval=_change_interval(change, target, item),
-                    cause=f"{change.cause} (claim {new_id})", reason=None, actor=item.actor, now=now)
+            _change(batch, target, status=change.status, interval=_change_interval(change, target, item),
+                    cause=f"{change.cause} (claim {new_id})", reason=None, actor=item.actor)
         for link in decision.links:
             batch.links.append(_link(ids, link.kind, link.from_claim_id or new_id, link.to_claim_id or new_id,
                                      item.scope, item.actor))
@@ -412,23 +413,30 @@ def _check_predicate_kinds(prepared: Sequence[_Prepared], definitions: Mapping[s
             )
 
 
+Key = tuple[str, str] | int | None
+
+
 def _resolve_entities(connection: Connection, prepared: Sequence[_Prepared], ids: store.Ids, now: datetime) -> None:
     names: dict[tuple[str, str], str] = {}
     given: set[int] = set()
-    keys: list[tuple[str, str] | int | None] = []  # per item: its subject's, then its object's
+    # Per item, how its subject and its object are found: a (scope, normalized name) key, or
+    # an entity id the caller gave (None: no object).
+    keys: list[tuple[Key, Key]] = []
+
+    def key_of(ref: EntityRef | None, scope: str) -> Key:
+        if ref is None:
+            return None
+        if type(ref) is str or isinstance(ref, str):
+            name = check_name(ref)
+            key = (scope, normalize_name(name))
+            names.setdefault(key, name)
+            return key
+        entity_id = entity_id_of(ref)
+        given.add(entity_id)
+        return entity_id
+
     for item in prepared:
-        for ref in (item.subject, item.object):
-            if ref is None:
-                keys.append(None)
-            elif type(ref) is str or isinstance(ref, str):
-                name = check_name(ref)
-                key = (item.scope, normalize_name(name))
-                names.setdefault(key, name)
-                keys.append(key)
-            else:
-                entity_id = entity_id_of(ref)
-                given.add(entity_id)
-                keys.append(entity_id)
+        keys.append((key_of(item.subject, item.scope), key_of(item.object, item.scope)))
     roots: dict[tuple[str, str], int] = {}
     for scope in {scope for scope, _ in names}:
         found = store.root_entity_ids(connection, [n for s, n in names if s == scope], scope)
@@ -439,7 +447,11 @@ def _resolve_entities(connection: Connection, prepared: Sequence[_Prepared], ids
         roots.update({(scope, n): entity_id for (n, _), entity_id in zip(missing, created, strict=True)})
     known = _entity_scopes(connection, given)
 
-    def resolve(entity_id: int, scope: str) -> int:
+    def resolve(key: Key, scope: str) -> int:
+        if type(key) is tuple:
+            return roots[key]
+        assert isinstance(key, int)
+        entity_id = key
         if entity_id not in known:
             raise NotFound(f"entity {entity_id} does not exist; create it with entity(name)")
         entity_scope, root = known[entity_id]
@@ -447,11 +459,9 @@ def _resolve_entities(connection: Connection, prepared: Sequence[_Prepared], ids
             raise ScopeMismatch(f"entity {entity_id} belongs to scope {entity_scope!r}, not {scope!r}")
         return root
 
-    pairs = iter(keys)
-    for item, subject, target in zip(prepared, pairs, pairs):  # noqa: B905 (keys holds two per item)
-        item.subject_id = roots[subject] if type(subject) is tuple else resolve(subject, item.scope)  # type: ignore[arg-type]
-        if target is not None:
-            item.object_id = roots[target] if type(target) is tuple else resolve(target, item.scope)  # type: ignore[arg-type]
+    for item, (subject, target) in zip(prepared, keys, strict=True):
+        item.subject_id = resolve(subject, item.scope)
+        item.object_id = None if target is None else resolve(target, item.scope)
 
 
 def entity_id_of(ref: EntityRef) -> int:
@@ -463,15 +473,16 @@ def entity_id_of(ref: EntityRef) -> int:
     raise InvalidInput(f"expected an entity, an entity id or a name; got {type(ref).__name__}")
 
 
+_ENTITY_SCOPES = select(store.entities.c.id, store.entities.c.scope, store.entities.c.merged_into).where(
+    store.one_of(store.entities.c.id, "ids"))
+
+
 def _entity_scopes(connection: Connection, entity_ids: set[int]) -> dict[int, tuple[str, int]]:
     if not entity_ids:
         return {}
     rows = connection.execute(_ENTITY_SCOPES, {"ids": sorted(entity_ids)}).all()
     return {i: (scope, merged or i) for i, scope, merged in rows}
 
-
-_ENTITY_SCOPES = select(store.entities.c.id, store.entities.c.scope, store.entities.c.merged_into).where(
-    store.one_of(store.entities.c.id, "ids"))
 
 
 def _check_citations(
@@ -525,6 +536,10 @@ def _load_standing(
     return live
 
 
+_MERGED_CHILDREN = select(store.entities.c.merged_into, store.entities.c.id).where(
+    store.one_of(store.entities.c.merged_into, "ids"))
+
+
 def _merged_children(connection: Connection, roots: set[int]) -> dict[int, list[int]]:
     children: dict[int, list[int]] = {}
     if roots:
@@ -533,13 +548,10 @@ def _merged_children(connection: Connection, roots: set[int]) -> dict[int, list[
     return children
 
 
-_MERGED_CHILDREN = select(store.entities.c.merged_into, store.entities.c.id).where(
-    store.one_of(store.entities.c.merged_into, "ids"))
-
 
 def _create(
-    batch: _Batch, ids: store.Ids, claim_id: int, item: _Prepared, decision: Decision,
-    facts: Mapping[int, Mapping[Any, Any]], now: datetime, *, ends_precision: str | None,
+    batch: _Batch, claim_id: int, item: _Prepared, decision: Decision, facts: Mapping[int, Mapping[Any, Any]],
+    *, ends_precision: str | None,
 ) -> _Live:
     batch.claims.append((claim_id, item))
     supporting = [c for c in item.citations if c.relation == "supports"]
@@ -574,10 +586,7 @@ def _default_confidence(facts: Mapping[int, Mapping[Any, Any]], citations: Seque
     return DEFAULT_CONFIDENCE["untrusted"]
 
 
-def _corroborate(
-    batch: _Batch, ids: store.Ids, target: _Live, item: _Prepared,
-    facts: Mapping[int, Mapping[Any, Any]], now: datetime,
-) -> None:
+def _corroborate(batch: _Batch, target: _Live, item: _Prepared, facts: Mapping[int, Mapping[Any, Any]]) -> None:
     batch.evidence.extend((target.claim_id, citation, item.actor) for citation in item.citations)
     supporting = [c for c in item.citations if c.relation == "supports"]
     before = target.independent_sources(facts)
@@ -595,8 +604,8 @@ def _corroborate(
         status = "disputed"
     elif status == "reported" and after >= 2:
         status = "confirmed"
-    _change(batch, ids, target, status=status, interval=None,
-            cause=f"corroborated by {after} independent source(s)", reason=None, actor=item.actor, now=now,
+    _change(batch, target, status=status, interval=None,
+            cause=f"corroborated by {after} independent source(s)", reason=None, actor=item.actor,
             confidence=confidence)
 
 
@@ -604,10 +613,13 @@ Interval = tuple[datetime | None, datetime | None, str | None, str | None]
 
 
 def _change(
-    batch: _Batch, ids: store.Ids, target: _Live, *, status: str, interval: Interval | None, cause: str,
-    reason: str | None, actor: str | None, now: datetime, confidence: float | None = None,
+    batch: _Batch, target: _Live, *, status: str, interval: Interval | None, cause: str,
+    reason: str | None, actor: str | None, confidence: float | None = None,
 ) -> None:
     """Give ``target`` a new current version (or amend the one this batch already made).
+
+    Every change to a claim's versioned state goes through here: the batch writes the state a
+    queued claim has when it is flushed as its new version.
 
     ``interval`` is (valid_from, valid_until, their precisions), or None to keep it.
     """
@@ -721,8 +733,7 @@ def change_status(
         interval = (at, at, precision, precision)
         cause = f"superseded explicitly (claim {superseded_by})"
         batch.links.append(_link(ids, "supersedes", superseded_by, claim, scope, actor, reason))
-    _change(batch, ids, target, status=status, interval=interval, cause=cause, reason=reason, actor=actor,
-            now=now)
+    _change(batch, target, status=status, interval=interval, cause=cause, reason=reason, actor=actor)
     _check_citations(connection, [(scope, citations)])
     batch.evidence.extend((claim, citation, actor) for citation in citations)
     _flush(connection, batch, ids, now)

@@ -21,6 +21,7 @@ from sqlalchemy import (
     ColumnElement,
     Connection,
     Dialect,
+    String,
     Table,
     Text,
     bindparam,
@@ -67,8 +68,9 @@ class _ValueList(TypeDecorator[Any]):
         self.item_type = item_type
 
     def load_dialect_impl(self, dialect: Dialect) -> TypeEngine[Any]:
-        if dialect.name == "postgresql":
-            return dialect.type_descriptor(postgresql.ARRAY(self.item_type))
+        if dialect.name == "postgresql":  # text[], not varchar(n)[]: that cast would truncate the values
+            item = Text() if isinstance(self.item_type, String) else self.item_type
+            return dialect.type_descriptor(postgresql.ARRAY(item))
         return dialect.type_descriptor(Text())
 
     def process_bind_param(self, value: Any, dialect: Dialect) -> Any:
@@ -182,11 +184,11 @@ def insert_columns(
     for column, convert in zip(order, converters, strict=True):
         if column in shared:
             value = shared[column]
-            values.append(repeat(convert(value) if convert is not None else value))
+            values.append(repeat(convert(value) if convert is not None else value, count))
             continue
         cells = columns[column]
         values.append(list(map(convert, cells)) if convert is not None else cells)
-    data: list[Any] = list(zip(*values))  # as long as the columns: the shared ones repeat
+    data: list[Any] = list(zip(*values, strict=True))
     if not positional:
         data = [dict(zip(order, record, strict=True)) for record in data]
     # The DBAPI cursor of the connection's own transaction: SQLAlchemy's exec_driver_sql would

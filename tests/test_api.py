@@ -127,6 +127,16 @@ def test_evidence_from_another_scope_is_refused(ledger: Ledger) -> None:
     assert table_dump(ledger.url) == before
 
 
+def test_missing_support_is_reported_before_the_scope_of_other_evidence(ledger: Ledger) -> None:
+    # The first thing to fix is the missing supporting evidence, whatever else is wrong.
+    theirs = ledger.add_source(text="Project X ships in May.", scope="team-b")
+    against = ledger.cite(theirs, "May", relation="contradicts")
+    with pytest.raises(MissingEvidence, match="no supporting evidence"):
+        ledger.assert_claim("Project X", "ships", value="June", evidence=[against], scope="team-a")
+    with pytest.raises(InvalidInput, match="citations made by cite"):
+        ledger.assert_claim("Project X", "ships", value="June", evidence=[against, "May"], scope="team-a")
+
+
 def test_a_failing_batch_writes_nothing(ledger: Ledger) -> None:
     doc = ledger.add_source(text="Alpha is 1. Beta is 2.")
     before = table_dump(ledger.url)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -9,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from ledger import IngestError, Ledger, NeedsOCR
+from ledger import IngestError, InvalidInput, Ledger, NeedsOCR
+from ledger.ingest.base import PassageDraft, SourceDraft, content_hash
 
 PDF = Path(__file__).resolve().parents[1] / "fixtures" / "pdf"
 HTML = Path(__file__).resolve().parents[1] / "fixtures" / "html"
@@ -207,3 +209,22 @@ def test_a_changed_number_in_a_revision_makes_the_evidence_stale(ledger: Ledger,
     clock.tick()
     ledger.ingest_html(page.replace(b"between 2014 and 2023", b"between 2014 and 2024"), url=ARTICLE_URL)
     assert [(s.claim_id, s.claim_supported) for s in ledger.stale_evidence()] == [(claim.id, False)]
+
+
+def test_a_drafted_passage_bbox_is_four_numbers_or_nothing(ledger: Ledger) -> None:
+    text = "Alpha beta gamma. Delta epsilon."
+
+    def draft(*boxes: object) -> SourceDraft:
+        passages = tuple(PassageDraft(0, 5, 1, box, 0) for box in boxes)  # type: ignore[arg-type]
+        return SourceDraft(kind="pdf", text=text + str(boxes), content_hash=content_hash(str(boxes).encode()),
+                           passages=passages)
+
+    stored = ledger.add_draft(draft((1.0, 2.0, 3.5, 4.25), None, ()))
+    rows = sorted((ordinal, bbox) for _, source, ordinal, _, bbox, *_ in table_dump(ledger.url)["passages"]
+                  if source == stored.id)
+    boxes = [json.loads(bbox) if isinstance(bbox, str) else bbox for _, bbox in rows]  # PostgreSQL parses JSON
+    assert boxes == [[1.0, 2.0, 3.5, 4.25], None, None]
+    before = table_dump(ledger.url)
+    with pytest.raises(InvalidInput, match="four numbers"):
+        ledger.add_draft(draft((1.0, 2.0, 3.0)))
+    assert table_dump(ledger.url) == before
