@@ -423,9 +423,7 @@ def _resolve_entities(connection: Connection, prepared: Sequence[_Prepared], ids
     # an entity id the caller gave (None: no object).
     keys: list[tuple[Key, Key]] = []
 
-    def key_of(ref: EntityRef | None, scope: str) -> Key:
-        if ref is None:
-            return None
+    def key_of(ref: EntityRef, scope: str) -> Key:
         if type(ref) is str or isinstance(ref, str):
             name = check_name(ref)
             key = (scope, normalize_name(name))
@@ -436,7 +434,7 @@ def _resolve_entities(connection: Connection, prepared: Sequence[_Prepared], ids
         return entity_id
 
     for item in prepared:
-        keys.append((key_of(item.subject, item.scope), key_of(item.object, item.scope)))
+        keys.append((key_of(item.subject, item.scope), None if item.object is None else key_of(item.object, item.scope)))
     roots: dict[tuple[str, str], int] = {}
     for scope in {scope for scope, _ in names}:
         found = store.root_entity_ids(connection, [n for s, n in names if s == scope], scope)

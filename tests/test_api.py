@@ -101,6 +101,7 @@ BAD_CLAIMS = [
     (dict(value=math.inf), InvalidInput, "finite"),
     (dict(qualifiers={"a": math.nan}), InvalidInput, "finite"),
     (dict(subject="   "), InvalidInput, "empty"),
+    (dict(subject=None), InvalidInput, "expected an entity"),
     (dict(predicate=""), InvalidInput, "predicate"),
     (dict(supersedes=12345), NotFound, "12345"),
 ]
