@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from operator import attrgetter
 from datetime import datetime
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from sqlalchemy import Connection, select
@@ -137,6 +137,7 @@ class _Batch:
     invalidate: list[int] = field(default_factory=list)
     #: (claim id, citation, actor) of new evidence rows
     evidence: list[tuple[int, Citation, str | None]] = field(default_factory=list)
+    #: new claim links, without ids (like every row of a batch, they get them when flushed)
     links: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -161,7 +162,7 @@ def prepare(draft: ClaimDraft) -> _Prepared:
     citations = citation_tuple(draft.evidence)
     supported = False
     for citation in citations:
-        if type(citation) is not Citation and not isinstance(citation, Citation):
+        if not isinstance(citation, Citation):
             raise InvalidInput(
                 f"evidence must be citations made by cite(); got {type(citation).__name__}"
             )
@@ -359,7 +360,7 @@ def _write_claims(
             _change(batch, target, status=change.status, interval=_change_interval(change, target, item),
                     cause=f"{change.cause} (claim {new_id})", reason=None, actor=item.actor)
         for link in decision.links:
-            batch.links.append(_link(ids, link.kind, link.from_claim_id or new_id, link.to_claim_id or new_id,
+            batch.links.append(_link(link.kind, link.from_claim_id or new_id, link.to_claim_id or new_id,
                                      item.scope, item.actor))
         group.append(created)
         by_id[new_id] = created
@@ -424,7 +425,7 @@ def _resolve_entities(connection: Connection, prepared: Sequence[_Prepared], ids
     keys: list[tuple[Key, Key]] = []
 
     def key_of(ref: EntityRef, scope: str) -> Key:
-        if type(ref) is str or isinstance(ref, str):
+        if isinstance(ref, str):
             name = check_name(ref)
             key = (scope, normalize_name(name))
             names.setdefault(key, name)
@@ -480,7 +481,6 @@ def _entity_scopes(connection: Connection, entity_ids: set[int]) -> dict[int, tu
         return {}
     rows = connection.execute(_ENTITY_SCOPES, {"ids": sorted(entity_ids)}).all()
     return {i: (scope, merged or i) for i, scope, merged in rows}
-
 
 
 def _check_citations(
@@ -544,7 +544,6 @@ def _merged_children(connection: Connection, roots: set[int]) -> dict[int, list[
         for root, child in connection.execute(_MERGED_CHILDREN, {"ids": sorted(roots)}).all():
             children.setdefault(root, []).append(child)
     return children
-
 
 
 def _create(
@@ -657,10 +656,10 @@ def _locator_json(citation: Citation) -> store.JsonText:
     return cached[1]
 
 
-def _link(ids: store.Ids, kind: str, source: int, target: int, scope: str, actor: str | None,
+def _link(kind: str, source: int, target: int, scope: str, actor: str | None,
           reason: str | None = None) -> dict[str, Any]:
-    return {"id": ids.take(store.links), "scope": scope, "kind": kind, "from_claim_id": source,
-            "to_claim_id": target, "reason": reason, "actor": actor}
+    return {"scope": scope, "kind": kind, "from_claim_id": source, "to_claim_id": target, "reason": reason,
+            "actor": actor}
 
 
 def _flush(connection: Connection, batch: _Batch, ids: store.Ids, now: datetime) -> None:
@@ -683,7 +682,10 @@ def _flush(connection: Connection, batch: _Batch, ids: store.Ids, now: datetime)
             "id": range(first, first + len(citations)), "claim_id": claim_ids, **_columns(citations, _CITATION_FIELDS),
             "locator": list(map(_locator_json, citations)), "actor": actors,
         }, same={**recorded, **_CITED})
-    store.insert_rows(connection, store.links, batch.links, same=recorded)
+    if batch.links:
+        first = ids.take(store.links, len(batch.links))
+        store.insert_rows(connection, store.links, [{"id": first + n, **link} for n, link in enumerate(batch.links)],
+                          same=recorded)
 
 
 _CLAIM_FIELDS = ("scope", "subject_id", "predicate", "object_id", "value_text", "datatype", "qualifiers", "actor")
@@ -730,7 +732,7 @@ def change_status(
         precision = target.valid_from_precision if target.valid_from is not None else "second"
         interval = (at, at, precision, precision)
         cause = f"superseded explicitly (claim {superseded_by})"
-        batch.links.append(_link(ids, "supersedes", superseded_by, claim, scope, actor, reason))
+        batch.links.append(_link("supersedes", superseded_by, claim, scope, actor, reason))
     _change(batch, target, status=status, interval=interval, cause=cause, reason=reason, actor=actor)
     _check_citations(connection, [(scope, citations)])
     batch.evidence.extend((claim, citation, actor) for citation in citations)

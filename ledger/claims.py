@@ -187,7 +187,7 @@ def check_confidence(confidence: object) -> float:
 
 def encode_value(value: object) -> tuple[str, str]:
     """Canonical JSON text and datatype for a claim value; equal values encode equally."""
-    if type(value) is str:  # the common case first
+    if isinstance(value, str):  # the common case first
         check_text(value, what="value", limit=MAX_VALUE_LENGTH, one_line=False)
         return _TEXT_JSON.encode(value), "string"
     if isinstance(value, bool):
@@ -206,9 +206,6 @@ def encode_value(value: object) -> tuple[str, str]:
         return json.dumps(value.isoformat()), "datetime"
     if isinstance(value, date):
         return json.dumps(value.isoformat()), "date"
-    if isinstance(value, str):
-        check_text(value, what="value", limit=MAX_VALUE_LENGTH, one_line=False)
-        return _TEXT_JSON.encode(value), "string"
     if isinstance(value, Mapping):
         return canonical_json(value, what="value"), "json"
     raise InvalidInput(
