@@ -15,21 +15,26 @@ while streaming, redirects followed by hand (loops detected), HTML/XHTML and PDF
 from __future__ import annotations
 
 import codecs
+import copy
+import functools
 import re
+import threading
 import unicodedata
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from ledger.errors import IngestError
 from ledger.ingest.base import PassageDraft, SourceDraft, content_hash
+from ledger.ingest.webmeta import read_metadata
 
 if TYPE_CHECKING:
     import urllib.request
     from http.client import HTTPMessage, HTTPResponse
 
     from lxml.etree import _Element
-    from trafilatura.settings import Document
+    from lxml.html import HtmlElement, HTMLParser
+    from trafilatura.settings import Extractor
 
 __all__ = ["CELL_SEPARATOR", "DEFAULT_MAX_BYTES", "PARAGRAPH_SEPARATOR", "USER_AGENT", "Fetched", "fetch", "read_html"]
 
@@ -87,29 +92,28 @@ def read_html(
         raise IngestError(f"{where} is empty ({len(raw)} bytes, no content)")
     _refuse_non_html(text, where)
 
-    document = _extract(text, url, where)
-    paragraphs = _paragraphs(document.body)
-    if not _has_prose(paragraphs):
+    tree = _parse(text)
+    page = read_metadata(tree, text, url=url, encoding=codec) if tree is not None else None
+    paragraphs = _paragraphs(_extract(tree, text, url, where))
+    if page is None or not _has_prose(paragraphs):
         raise IngestError(
             f"{where} contains no main text; is it a navigation or login page? "
             "(trafilatura found no paragraph of running text)"
         )
     body, passages = _join(paragraphs)
-    head = _head_meta(text)
-    published_at = _published_at(document.date, head, text)
     return SourceDraft(
         kind="web",
         text=body,
         content_hash=content_hash(raw),
         passages=passages,
         uri=url,
-        title=_clean(document.title),
-        author=_clean(document.author),
-        publisher=_clean(document.sitename),
-        published_at=published_at,
-        modified_at=_modified_at(head, text),
+        title=page.title,
+        author=page.author,
+        publisher=page.publisher,
+        published_at=page.published_at,
+        modified_at=page.modified_at,
         retrieved_at=retrieved_at.astimezone(UTC) if retrieved_at is not None else None,
-        metadata=_metadata(document, url, head, codec),
+        metadata=page.extra,
     )
 
 
@@ -264,28 +268,87 @@ def _utf16_without_bom(raw: bytes) -> str | None:
 # --- extraction ----------------------------------------------------------------------------------
 
 
-def _extract(text: str, url: str | None, where: str) -> Document:
-    """Run trafilatura (main text and metadata, no comments) and return its document."""
+def _parse(text: str) -> HtmlElement | None:
+    """The page's tree, parsed as trafilatura.utils.load_html parses it; None where it gives up."""
+    from lxml.etree import LxmlError
+    from lxml.html import fromstring
+    from trafilatura.utils import is_dubious_html, repair_faulty_html
+
+    beginning = text[:50].lower()
+    text = repair_faulty_html(text, beginning)
+    parser = _parser()
+    tree: HtmlElement | None = None
+    try:
+        tree = fromstring(text, parser=parser)
+    except ValueError:  # "Unicode strings with encoding declaration are not supported"
+        pass
+    except LxmlError:  # "Document is empty" and the like
+        return None
+    if tree is None or len(tree) < 1:
+        try:
+            tree = fromstring(text.encode("utf-8", "surrogatepass"), parser=parser)
+        except (LxmlError, ValueError):
+            return None
+    if is_dubious_html(beginning) and len(tree) < 2:  # no "html" early on and almost no tree
+        return None
+    return tree
+
+
+_PARSERS = threading.local()
+
+
+def _parser() -> HTMLParser:
+    """trafilatura's HTML parser settings, with the element class chosen in C.
+
+    lxml.html's default lookup calls back into Python for every element proxy it creates (and
+    trafilatura creates them by the ten thousand) only to pick form-specific classes, which
+    trafilatura does not use. One parser per thread: lxml parsers are not thread-safe.
+    """
+    parser: HTMLParser | None = getattr(_PARSERS, "parser", None)
+    if parser is None:
+        from lxml import etree
+        from lxml.html import (
+            HtmlComment,
+            HtmlElement,
+            HtmlEntity,
+            HTMLParser,
+            HtmlProcessingInstruction,
+        )
+
+        parser = HTMLParser(collect_ids=False, default_doctype=False, encoding="utf-8", remove_comments=True,
+                            remove_pis=True)
+        parser.set_element_class_lookup(etree.ElementDefaultClassLookup(
+            element=HtmlElement, comment=HtmlComment, pi=HtmlProcessingInstruction, entity=HtmlEntity))
+        _PARSERS.parser = parser
+    return parser
+
+
+@functools.cache
+def _options() -> Extractor:
+    """trafilatura's options for the main text: no comments, tables kept, no metadata, "xml"
+    (the body tree, not trafilatura's own text rendering: it is walked below). Made once and
+    copied per page: building them reads trafilatura's configuration anew each time."""
+    from trafilatura.settings import Extractor
+
+    return Extractor(output_format="xml", comments=False, tables=True, images=False, links=False, formatting=False)
+
+
+def _extract(tree: HtmlElement | None, text: str, url: str | None, where: str) -> _Element:
+    """trafilatura's main text (no comments) of the page, as its body tree."""
     import trafilatura  # heavy: `import ledger` stays cheap
     from trafilatura.settings import Document
 
-    try:
-        document = trafilatura.bare_extraction(
-            text,
-            url=url,
-            with_metadata=True,
-            include_comments=False,
-            include_tables=True,
-            include_images=False,
-            include_links=False,
-            include_formatting=False,
-            # "xml" skips trafilatura's own text rendering; the body tree is walked below.
-            output_format="xml",
-        )
-    except RecursionError as exc:
-        raise IngestError(f"{where} is nested too deeply to read") from exc
-    except Exception as exc:  # a parser failure deep inside a third-party library
-        raise IngestError(f"{where} could not be parsed as HTML: {type(exc).__name__}: {exc}") from exc
+    document = None
+    if tree is not None:
+        options = copy.copy(_options())
+        options.url = options.source = url
+        try:
+            # trafilatura works on a copy of the tree; the metadata was read from this one.
+            document = trafilatura.bare_extraction(tree, options=options)
+        except RecursionError as exc:
+            raise IngestError(f"{where} is nested too deeply to read") from exc
+        except Exception as exc:  # a parser failure deep inside a third-party library
+            raise IngestError(f"{where} could not be parsed as HTML: {type(exc).__name__}: {exc}") from exc
     if not isinstance(document, Document):
         if _too_deep(text):
             raise IngestError(
@@ -295,7 +358,7 @@ def _extract(text: str, url: str | None, where: str) -> Document:
         raise IngestError(
             f"{where} contains no main text; is it a navigation or login page? (trafilatura extracted nothing)"
         )
-    return document
+    return document.body
 
 
 def _too_deep(text: str) -> bool:
@@ -448,101 +511,6 @@ def _join(paragraphs: list[str]) -> tuple[str, tuple[PassageDraft, ...]]:
         passages.append(PassageDraft(char_start=position, char_end=position + len(paragraph), paragraph=index))
         position += len(paragraph)
     return PARAGRAPH_SEPARATOR.join(paragraphs), tuple(passages)
-
-
-# --- metadata ------------------------------------------------------------------------------------
-
-_META_TAG = re.compile(r"<meta\s[^>]*>", re.IGNORECASE)
-_ATTRIBUTE = re.compile(r"""([a-z_:][-a-z0-9_:.]*)\s*=\s*("[^"]*"|'[^']*'|[^\s"'>]+)""", re.IGNORECASE)
-_HTML_LANG = re.compile(r"""<html\b[^>]*?\blang\s*=\s*["']?\s*([a-z]{2,3}(?:[-_][a-z0-9]{1,8})*)""", re.IGNORECASE)
-_JSON_DATE = re.compile(r""""(datePublished|dateModified)"\s*:\s*"([^"]{8,40})\"""")
-_PUBLISHED_KEYS = ("article:published_time", "datepublished")
-_MODIFIED_KEYS = ("article:modified_time", "og:updated_time", "datemodified")
-
-
-def _head_meta(text: str) -> dict[str, str]:
-    """name/property/itemprop/http-equiv → content of the page's <meta> tags (first wins)."""
-    end = text.find("</head")
-    head = text[: end if end >= 0 else 65536]
-    found: dict[str, str] = {}
-    for tag in _META_TAG.findall(head):
-        attributes = {key.lower(): value.strip("\"'") for key, value in _ATTRIBUTE.findall(tag)}
-        content = attributes.get("content")
-        if content is None:
-            continue
-        for key in ("property", "name", "itemprop", "http-equiv"):
-            if key in attributes:
-                found.setdefault(attributes[key].strip().lower(), content.strip())
-    if match := _HTML_LANG.search(text, 0, 65536):
-        found.setdefault("html:lang", match.group(1))
-    return found
-
-
-def _parse_time(value: str | None) -> datetime | None:
-    """An aware UTC datetime from an ISO 8601 string (naive means UTC), None if unparseable."""
-    if not value:
-        return None
-    try:
-        parsed = datetime.fromisoformat(value.strip())
-    except ValueError:
-        return None
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=UTC)
-    return parsed.astimezone(UTC)
-
-
-def _page_times(head: dict[str, str], text: str, keys: tuple[str, ...], json_key: str) -> list[str]:
-    """Timestamps the page states in meta tags (keys), then in JSON-LD (json_key), in that order."""
-    found = [value for key in keys if (value := head.get(key))]
-    found += [match.group(2) for match in _JSON_DATE.finditer(text) if match.group(1) == json_key]
-    return found
-
-
-def _published_at(day: str | None, head: dict[str, str], text: str) -> datetime | None:
-    """trafilatura's publication date, with the time of day a meta tag or JSON-LD gives for that same day."""
-    try:
-        published = date.fromisoformat(day) if day else None
-    except ValueError:
-        return None
-    if published is None:
-        return None
-    for value in _page_times(head, text, _PUBLISHED_KEYS, "datePublished"):
-        stamp = value.strip()
-        if len(stamp) > 10 and stamp[:10] == published.isoformat() and (exact := _parse_time(stamp)) is not None:
-            return exact
-    return datetime(published.year, published.month, published.day, tzinfo=UTC)
-
-
-def _modified_at(head: dict[str, str], text: str) -> datetime | None:
-    """The last-modified time a meta tag or JSON-LD states, None if none parses."""
-    for value in _page_times(head, text, _MODIFIED_KEYS, "dateModified"):
-        if (parsed := _parse_time(value)) is not None:
-            return parsed
-    return None
-
-
-def _metadata(document: Document, url: str | None, head: dict[str, str], codec: str) -> dict[str, str]:
-    found: dict[str, str | None] = {
-        "sitename": document.sitename,
-        "description": document.description,
-        "canonical_url": document.url if document.url and document.url != url else None,
-        "hostname": document.hostname,
-        "language": document.language or head.get("html:lang") or head.get("content-language"),
-        "date": document.date,
-        "categories": ", ".join(document.categories) if document.categories else None,
-        "tags": ", ".join(document.tags) if document.tags else None,
-        "license": document.license,
-        "image": document.image,
-        "pagetype": document.pagetype,
-        "encoding": codec,
-    }
-    return {key: cleaned for key, value in found.items() if (cleaned := _clean(value))}
-
-
-def _clean(value: str | None) -> str | None:
-    if not value:
-        return None
-    return " ".join(value.split()) or None
 
 
 # --- fetching ------------------------------------------------------------------------------------

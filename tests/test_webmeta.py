@@ -1,0 +1,154 @@
+"""ledger.ingest.webmeta: what a page says about itself, read from its parsed tree.
+
+Each page here is a small article written for the test; the realworld pages (test_ingest_html)
+check the same reader against trafilatura-eval's expected titles, authors and dates.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from ledger.ingest.html import read_html
+
+PROSE = (
+    "The committee met on Tuesday to discuss the harbour renovation plan in detail. "
+    "Members agreed that the eastern quay needs new pilings before the winter storms arrive, "
+    "and that the budget must be settled at the next meeting of the full council."
+)
+
+
+def _page(head: str = "", before: str = "", after: str = "", *, title: str = "Harbour plan advances") -> str:
+    return (
+        f"<!DOCTYPE html><html lang='en'><head><title>{title}</title>{head}</head><body>"
+        f"<nav><a href='/'>Home</a> <a href='/news'>News</a></nav>"
+        f"<article><h1>{title}</h1>{before}<p>{PROSE}</p><p>{PROSE}</p>{after}</article>"
+        "<footer><p>Contact us</p></footer></body></html>"
+    )
+
+
+# --- author ---------------------------------------------------------------------------------------
+
+
+def test_meta_author_wins_over_a_byline() -> None:
+    draft = read_html(_page("<meta name='author' content='Ana Lima'>", "<p class='byline'>By Rui Costa</p>"))
+    assert draft.author == "Ana Lima"
+
+
+def test_json_ld_author_is_read() -> None:
+    ld = '{"@context": "https://schema.org", "@type": "NewsArticle", "author": {"@type": "Person", "name": "Mei Chen"}}'
+    draft = read_html(_page(f"<script type='application/ld+json'>{ld}</script>"))
+    assert draft.author == "Mei Chen"
+
+
+def test_json_ld_with_escapes_and_raw_newlines_is_read() -> None:
+    ld = '{"@context": "https://schema.org", "@type": "NewsArticle",\n "author": {"name": "Jos\\u00e9\n Ortega"}}'
+    draft = read_html(_page(f"<script type='application/ld+json'>{ld}</script>"))
+    assert draft.author == "José Ortega"
+
+
+def test_broken_json_ld_still_yields_its_author() -> None:
+    ld = '{"@context": "https://schema.org", "@type": "NewsArticle", "author": {"name": "Mei Chen"},}'
+    draft = read_html(_page(f"<script type='application/ld+json'>{ld}</script>"))
+    assert draft.author == "Mei Chen"
+
+
+def test_byline_without_the_by_and_the_date_inside_it() -> None:
+    byline = "<p class='byline'>By Rui Costa <time datetime='2024-03-01'>1 March 2024</time></p>"
+    assert read_html(_page(before=byline)).author == "Rui Costa"
+
+
+def test_specific_author_mark_wins_over_an_earlier_loose_one() -> None:
+    before = "<div class='post-authorbox'>Written by staff</div><span rel='author'>Ines Duarte</span>"
+    assert read_html(_page(before=before)).author == "Ines Duarte"
+
+
+@pytest.mark.parametrize(
+    "region",
+    ["<aside>{}</aside>", "<div class='comments'>{}</div>", "<div id='sidebar-right'>{}</div>", "<figure>{}</figure>"],
+)
+def test_byline_in_comments_sidebars_and_figures_is_not_the_author(region: str) -> None:
+    draft = read_html(_page(after=region.format("<span class='author'>Some Commenter</span>")))
+    assert draft.author is None
+
+
+def test_an_author_link_with_a_too_long_text_is_skipped() -> None:
+    long = "<a class='author'>" + "word " * 40 + "</a><span class='author-name'>Lea Roth</span>"
+    assert read_html(_page(before=long)).author == "Lea Roth"
+
+
+def test_page_without_any_author_mark_has_no_author() -> None:
+    assert read_html(_page()).author is None
+
+
+# --- dates ------------------------------------------------------------------------------------------
+
+
+def test_declared_time_is_kept_with_its_day_as_written() -> None:
+    # 23:30 in New York is the next day in UTC; the page's own day is what "date" records.
+    draft = read_html(_page("<meta property='article:published_time' content='2024-03-01T23:30:00-05:00'>"))
+    assert draft.published_at == datetime(2024, 3, 2, 4, 30, tzinfo=UTC)
+    assert draft.metadata["date"] == "2024-03-01"
+
+
+def test_json_ld_date_published_when_no_meta_tag_states_it() -> None:
+    ld = '{"@context": "https://schema.org", "@type": "NewsArticle", "datePublished": "2023-10-05T08:00:00Z"}'
+    draft = read_html(_page(f"<script type='application/ld+json'>{ld}</script>"))
+    assert draft.published_at == datetime(2023, 10, 5, 8, tzinfo=UTC)
+
+
+def test_undeclared_date_is_searched_for_in_the_page() -> None:
+    draft = read_html(_page(before="<p class='date'>Published 14 February 2022</p>"),
+                      url="https://news.example/2022/02/14/harbour-plan")
+    assert draft.metadata["date"] == "2022-02-14"
+    assert draft.published_at == datetime(2022, 2, 14, tzinfo=UTC)
+
+
+def test_a_declared_date_in_the_future_is_not_believed() -> None:
+    ahead = (datetime.now(UTC) + timedelta(days=30)).isoformat(timespec="seconds")
+    draft = read_html(_page(f"<meta property='article:published_time' content='{ahead}'>"),
+                      url="https://news.example/2021/06/30/harbour-plan")
+    assert draft.metadata["date"] == "2021-06-30"
+
+
+def test_modified_time_is_only_what_the_page_declares() -> None:
+    assert read_html(_page()).modified_at is None
+    draft = read_html(_page("<meta property='article:modified_time' content='2024-05-06T10:00:00+02:00'>"))
+    assert draft.modified_at == datetime(2024, 5, 6, 8, tzinfo=UTC)
+
+
+# --- the other fields ----------------------------------------------------------------------------------
+
+
+def test_title_site_description_and_canonical_url() -> None:
+    head = (
+        "<meta property='og:title' content='Harbour plan advances (updated)'>"
+        "<meta property='og:site_name' content='Coast Courier'>"
+        "<meta name='description' content='The council moves on the quay.'>"
+        "<link rel='canonical' href='https://courier.example/harbour-plan'>"
+    )
+    draft = read_html(_page(head), url="https://courier.example/harbour-plan?utm_source=feed")
+    assert draft.title == "Harbour plan advances (updated)"
+    assert draft.publisher == "Coast Courier"
+    assert draft.metadata["description"] == "The council moves on the quay."
+    assert draft.metadata["canonical_url"] == "https://courier.example/harbour-plan"
+    assert draft.metadata["language"] == "en"
+
+
+def test_section_and_tags_from_meta_tags() -> None:
+    head = (
+        "<meta property='article:section' content='Local news'>"
+        "<meta property='article:tag' content='harbour'><meta property='article:tag' content='council'>"
+    )
+    draft = read_html(_page(head))
+    assert draft.metadata["categories"] == "Local news"
+    assert draft.metadata["tags"] == "harbour, council"
+
+
+def test_licence_from_a_rel_license_link_or_a_creative_commons_footer_link() -> None:
+    cc = "https://creativecommons.org/licenses/by-sa/4.0/"
+    assert read_html(_page(after=f"<p><a rel='license' href='{cc}'>CC BY-SA</a></p>")).metadata["license"] == "CC BY-SA 4.0"
+    footer = _page().replace("<p>Contact us</p>", f"<p>Text under <a href='{cc}'>CC BY-SA 4.0</a></p>")
+    assert read_html(footer).metadata["license"] == "CC BY-SA 4.0"
+    assert "license" not in read_html(_page()).metadata
