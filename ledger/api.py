@@ -237,8 +237,7 @@ class Ledger:
         sources.check_draft(draft)
 
         def work(connection: Connection, now: datetime, ids: store.Ids) -> Source:
-            row, created = sources.store_draft(connection, ids, draft, scope=scope, trust=trust, now=now)
-            return reads.source_record(connection, row, created=created)
+            return sources.store_draft(connection, ids, draft, scope=scope, trust=trust, now=now)
 
         return self._write(work)
 

@@ -283,8 +283,10 @@ def claim_links(connection: Connection, claim_ids: Sequence[int], *, known_at: d
                  recorded_at=r.recorded_at, reason=r.reason) for r in rows]
 
 
-def source_record(connection: Connection, row: Mapping[Any, Any], *, created: bool = False) -> Source:
-    """A Source record from a sources row."""
+def source_record(
+    connection: Connection, row: Mapping[Any, Any], *, created: bool = False, passage_count: int | None = None
+) -> Source:
+    """A Source record from a sources row; its passages are counted unless ``passage_count`` is given."""
     meta = row["meta"] or {}
     return Source(
         id=SourceId(row["id"]), scope=row["scope"], kind=row["kind"], uri=row["uri"], title=row["title"],
@@ -292,7 +294,7 @@ def source_record(connection: Connection, row: Mapping[Any, Any], *, created: bo
         author=row["author"], publisher=row["publisher"], published_at=row["published_at"],
         retrieved_at=row["retrieved_at"],
         revision_of=None if row["revision_of"] is None else SourceId(row["revision_of"]),
-        passage_count=store.passage_count(connection, row["id"]),
+        passage_count=store.passage_count(connection, row["id"]) if passage_count is None else passage_count,
         page_count=meta.get("page_count"), pages_without_text=tuple(meta.get("pages_without_text", ())),
         created=created, text=row["text"],
     )

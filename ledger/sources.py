@@ -5,17 +5,17 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Connection
 
-from ledger import store
+from ledger import reads, store
 from ledger.entities import check_text
 from ledger.errors import InvalidInput, NotFound
 from ledger.ingest.base import SourceDraft, content_hash, paragraph_passages
 from ledger.locator import build_locator, page_ranges
-from ledger.records import Citation, Relation, SourceId, Trust
+from ledger.records import Citation, Relation, Source, SourceId, Trust
 from ledger.timeline import TimeInput, optional_time
 
 MAX_TEXT_CHARS = 100 * 2**20
@@ -83,6 +83,16 @@ def check_draft(draft: SourceDraft) -> None:
         raise InvalidInput(f"the source text must be a string, not {type(draft.text).__name__}")
     if "\x00" in draft.text:
         raise InvalidInput("the source text contains NUL bytes; remove them before adding the source")
+    for name in ("published_at", "modified_at", "retrieved_at"):
+        value = getattr(draft, name)
+        if value is None:
+            continue
+        if not isinstance(value, datetime) or value.utcoffset() is None:
+            raise InvalidInput(f"the source's {name} must be a timezone-aware datetime or None, not {value!r:.60}")
+        try:
+            value.astimezone(UTC)
+        except OverflowError as exc:
+            raise InvalidInput(f"the source's {name} {value.isoformat()} is out of range in UTC") from exc
 
 
 def utf8(text: str, *, what: str) -> bytes:
@@ -98,12 +108,15 @@ def utf8(text: str, *, what: str) -> bytes:
 
 def store_draft(
     connection: Connection, ids: store.Ids, draft: SourceDraft, *, scope: str, trust: Trust, now: datetime
-) -> tuple[Mapping[Any, Any], bool]:
-    """Store a draft unless the same bytes are already there; returns (row, created)."""
-    existing = store.source_by_hash(connection, scope, draft.content_hash)
-    if existing is not None:
-        return existing, False
-    previous = store.latest_source_for_uri(connection, scope, draft.uri) if draft.uri else None
+) -> Source:
+    """Store a draft unless the same bytes are already there; returns its record (``created`` says which).
+
+    A new source's record is built from the row just written, as reading it back would give it.
+    """
+    found = store.source_by_hash_or_uri(connection, scope, draft.content_hash, draft.uri or None)
+    if found is not None and found["content_hash"] == draft.content_hash:
+        return reads.source_record(connection, found, created=False)
+    previous = found  # the newest revision under the same uri, if any
     meta: dict[str, Any] = dict(draft.metadata)
     if draft.pages_without_text:
         meta["pages_without_text"] = list(draft.pages_without_text)
@@ -129,7 +142,14 @@ def store_draft(
                     "paragraph": p.paragraph} for p in draft.passages]
         reanchor_evidence(connection, ids, previous_id=previous["id"], source_id=source_id, text=draft.text,
                           passages=located, now=now)
-    return store.source_row(connection, source_id), True
+    # The record of what was just written, as reading it back would give it (times in UTC).
+    stored = {**row, "id": source_id, "published_at": _utc(draft.published_at),
+              "retrieved_at": _utc(draft.retrieved_at), "recorded_at": _utc(now)}
+    return reads.source_record(connection, stored, created=True, passage_count=len(draft.passages))
+
+
+def _utc(value: datetime | None) -> datetime | None:
+    return None if value is None else value.astimezone(UTC)
 
 
 def reanchor_evidence(

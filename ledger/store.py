@@ -30,6 +30,7 @@ from sqlalchemy import (
     insert,
     or_,
     select,
+    union_all,
     update,
 )
 from sqlalchemy.dialects import postgresql
@@ -128,7 +129,7 @@ def advance_clock(connection: Connection, now: datetime) -> None:
     connection.execute(_ADVANCE_CLOCK, {"now": now})
 
 
-_MAX_ID: dict[str, Any] = {}  # statements built once: building one costs as much as running it
+_MAX_IDS: dict[tuple[str, ...], Any] = {}  # statements built once: building one costs as much as running it
 
 
 class Ids:
@@ -138,15 +139,24 @@ class Ids:
         self._connection = connection
         self._next: dict[str, int] = {}
 
+    def prepare(self, *tables: Table) -> None:
+        """Look up the current maximum id of each table not looked up yet, in one statement."""
+        missing = tuple(table for table in tables if table.name not in self._next)
+        if not missing:
+            return
+        names = tuple(table.name for table in missing)
+        statement = _MAX_IDS.get(names)
+        if statement is None:
+            statement = _MAX_IDS[names] = select(
+                *(select(func.max(table.c.id)).scalar_subquery() for table in missing))
+        for name, current in zip(names, self._connection.execute(statement).one(), strict=True):
+            self._next[name] = (current or 0) + 1
+
     def take(self, table: Table, count: int = 1) -> int:
         """Reserve ``count`` consecutive ids of ``table``; returns the first."""
         name = table.name
         if name not in self._next:
-            statement = _MAX_ID.get(name)
-            if statement is None:
-                statement = _MAX_ID[name] = select(func.max(table.c.id))
-            current = self._connection.execute(statement).scalar_one()
-            self._next[name] = (current or 0) + 1
+            self.prepare(table)
         first = self._next[name]
         self._next[name] = first + count
         return first
@@ -378,24 +388,27 @@ def merge_entities(connection: Connection, keep: int, other: int, now: datetime)
 
 # ---------------------------------------------------------------- sources
 
-_SOURCE_BY_HASH = select(sources).where(sources.c.scope == bindparam("scope"),
-                                        sources.c.content_hash == bindparam("hash"))
 _SOURCE = select(sources).where(sources.c.id == bindparam("id"))
-_LATEST_BY_URI = (
-    select(sources).where(sources.c.scope == bindparam("scope"), sources.c.uri == bindparam("uri"))
-    .order_by(sources.c.id.desc()).limit(1)
+_BY_HASH_OR_URI = union_all(
+    select(sources).where(sources.c.scope == bindparam("scope"), sources.c.content_hash == bindparam("hash")),
+    # The newest revision under the uri with other bytes: when the first part finds a row, this
+    # one goes unused, and must not send that same row (and its text) a second time.
+    select(
+        select(sources).where(sources.c.scope == bindparam("scope"), sources.c.uri == bindparam("uri"),
+                              sources.c.content_hash != bindparam("hash"))
+        .order_by(sources.c.id.desc()).limit(1).subquery()
+    ),
 )
 _PASSAGE_COUNT = select(func.count()).select_from(passages).where(passages.c.source_id == bindparam("id"))
 
 
-def source_by_hash(connection: Connection, scope: str, content_hash: str) -> Mapping[Any, Any] | None:
-    """The source with these original bytes in this scope, if stored."""
-    return connection.execute(_SOURCE_BY_HASH, {"scope": scope, "hash": content_hash}).mappings().first()
-
-
-def latest_source_for_uri(connection: Connection, scope: str, uri: str) -> Mapping[Any, Any] | None:
-    """The newest revision stored under ``uri`` in this scope."""
-    return connection.execute(_LATEST_BY_URI, {"scope": scope, "uri": uri}).mappings().first()
+def source_by_hash_or_uri(
+    connection: Connection, scope: str, content_hash: str, uri: str | None
+) -> Mapping[Any, Any] | None:
+    """The source with these original bytes in this scope if stored, else the newest revision
+    stored under ``uri`` (None if neither); one statement for both lookups."""
+    rows = connection.execute(_BY_HASH_OR_URI, {"scope": scope, "hash": content_hash, "uri": uri}).mappings().all()
+    return next((row for row in rows if row["content_hash"] == content_hash), rows[0] if rows else None)
 
 
 def source_row(connection: Connection, source_id: int) -> Mapping[Any, Any]:
@@ -419,6 +432,7 @@ def insert_source(
 ) -> SourceId:
     """Insert a source and its passages (page, bbox, char_start, char_end, paragraph as columns);
     returns the new id."""
+    ids.prepare(sources, passages)
     source_id = ids.take(sources)
     connection.execute(_INSERT_SOURCE, {**row, "id": source_id})
     count = len(passage_columns["char_start"])

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import threading
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta, timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
-from ledger import IngestError, InvalidInput, Ledger, NeedsOCR
+from ledger import IngestError, InvalidInput, Ledger, NeedsOCR, Source
 from ledger.ingest.base import PassageDraft, SourceDraft, content_hash
 
 PDF = Path(__file__).resolve().parents[1] / "fixtures" / "pdf"
@@ -227,4 +229,58 @@ def test_a_drafted_passage_bbox_is_four_numbers_or_nothing(ledger: Ledger) -> No
     before = table_dump(ledger.url)
     with pytest.raises(InvalidInput, match="four numbers"):
         ledger.add_draft(draft((1.0, 2.0, 3.0)))
+    assert table_dump(ledger.url) == before
+
+
+def test_a_stored_source_is_returned_as_it_reads_back(ledger: Ledger, clock) -> None:
+    """add_draft builds a new source's record from what it wrote; it must equal a later read."""
+
+    def same_as_read(stored: Source) -> Source:
+        read = ledger.source(stored.id)
+        assert dataclasses.replace(read, created=stored.created) == stored
+        for field in dataclasses.fields(Source):
+            mine, theirs = getattr(stored, field.name), getattr(read, field.name)
+            assert type(mine) is type(theirs), field.name
+            if isinstance(mine, datetime):
+                assert mine.tzinfo is theirs.tzinfo is UTC, field.name
+        return stored
+
+    india = timezone(timedelta(hours=5, minutes=30))
+    text = same_as_read(ledger.add_source(
+        text="First paragraph.\n\nSecond paragraph.", uri="https://example.org/a", title="A", author="B",
+        publisher="C", published_at=datetime(2024, 3, 14, 9, 30, 0, 123456, tzinfo=india),
+        retrieved_at="2026-01-01T08:00:00-05:00"))
+    assert text.created and text.passage_count == 2
+    assert text.published_at == datetime(2024, 3, 14, 4, 0, 0, 123456, tzinfo=UTC)
+    assert not same_as_read(ledger.add_source(text=text.text, uri="https://example.org/a")).created
+    untrusted = same_as_read(ledger.add_source(text="Told by someone.", trust="untrusted", scope="team"))
+    assert untrusted.scope == "quarantine:team"
+    ocr = same_as_read(ledger.ingest_pdf(PDF / "mixed-ocr.pdf"))
+    assert (ocr.page_count, ocr.pages_without_text) == (2, (2,))
+    same_as_read(ledger.ingest_pdf(PDF / "metadata.pdf"))
+    original = same_as_read(ledger.ingest_html((HTML / "article.html").read_bytes(), url=ARTICLE_URL))
+    ledger.assert_claim("River Quell", "floods 2014-2023", value=4,
+                        evidence=[ledger.cite(original, "burst its banks four times between 2014 and 2023")])
+    clock.tick(days=1)
+    revised = same_as_read(ledger.ingest_html((HTML / "article-revised.html").read_bytes(), url=ARTICLE_URL))
+    assert revised.revision_of == original.id and revised.recorded_at == clock.now
+    again = same_as_read(ledger.ingest_html((HTML / "article.html").read_bytes(), url=ARTICLE_URL))
+    assert again == dataclasses.replace(original, created=False)  # the older bytes: not a new revision
+    # A hand-made draft: no passages, page_count only in its metadata, times not in UTC.
+    bare = SourceDraft(kind="web", text="No passages here.", content_hash=content_hash(b"bare"), passages=(),
+                       metadata={"sitename": "Example", "page_count": "7"},
+                       published_at=datetime(2024, 1, 1, 23, 30, 0, 5, tzinfo=timezone(timedelta(hours=-3))),
+                       retrieved_at=datetime(2025, 6, 1, 12, tzinfo=timezone(timedelta(hours=2))))
+    stored = same_as_read(ledger.add_draft(bare))
+    assert stored.passage_count == 0 and stored.page_count == "7"
+    assert stored.published_at == datetime(2024, 1, 2, 2, 30, 0, 5, tzinfo=UTC)
+
+
+@pytest.mark.parametrize("when", [datetime(2024, 1, 1, 12), "2024-01-01", datetime.max.replace(tzinfo=timezone(timedelta(hours=-5)))])
+def test_a_drafted_time_must_be_aware_and_in_range(ledger: Ledger, when: object) -> None:
+    draft = SourceDraft(kind="web", text="Some text.", content_hash=content_hash(b"times"), passages=(),
+                        published_at=when)  # type: ignore[arg-type]
+    before = table_dump(ledger.url)
+    with pytest.raises(InvalidInput, match="published_at"):
+        ledger.add_draft(draft)
     assert table_dump(ledger.url) == before
