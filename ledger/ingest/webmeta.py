@@ -25,7 +25,6 @@ what the page declares (``article:modified_time``, ``og:updated_time``, JSON-LD 
 from __future__ import annotations
 
 import contextlib
-import html
 import json
 import re
 from dataclasses import dataclass, field
@@ -54,8 +53,9 @@ class PageMetadata:
 def read_metadata(tree: HtmlElement, text: str, *, url: str | None, encoding: str) -> PageMetadata:
     """The metadata of a page: ``tree`` is its parse, ``text`` its decoded markup."""
     found = _document(tree, text.lower(), url)
-    head = _head_meta(text)
-    published_at, day = _published(head, text)
+    head = _head_meta(tree)
+    published, modified = _declared_times(head, text)
+    published_at, day = _published(published)
     if published_at is None and (day := _searched_date(tree, found.url)) is not None:
         published_at = datetime(day.year, day.month, day.day, tzinfo=UTC)
     extra = {
@@ -77,7 +77,7 @@ def read_metadata(tree: HtmlElement, text: str, *, url: str | None, encoding: st
         author=clean(found.author),
         publisher=clean(found.sitename),
         published_at=published_at,
-        modified_at=_modified(head, text),
+        modified_at=_modified(modified),
         extra={key: cleaned for key, value in extra.items() if (cleaned := clean(value))},
     )
 
@@ -257,67 +257,68 @@ def _in_footer(element: HtmlElement) -> bool:
     )
 
 
-# --- dates ---------------------------------------------------------------------------------------
+# --- dates and language --------------------------------------------------------------------------
 
-_META_TAG = re.compile(r"<meta\s[^>]*>", re.IGNORECASE)
-_ATTRIBUTE = re.compile(r"""([a-z_:][-a-z0-9_:.]*)\s*=\s*("[^"]*"|'[^']*'|[^\s"'>]+)""", re.IGNORECASE)
-_HTML_LANG = re.compile(r"""<html\b[^>]*?\blang\s*=\s*["']?\s*([a-z]{2,3}(?:[-_][a-z0-9]{1,8})*)""", re.IGNORECASE)
 _JSON_DATE = re.compile(r""""(datePublished|dateModified)"\s*:\s*"([^"]{8,40})\"""")
 _PUBLISHED_KEYS = ("article:published_time", "datepublished")
 _MODIFIED_KEYS = ("article:modified_time", "og:updated_time", "datemodified")
+_LANGUAGE_TAG = re.compile(r"[a-z]{2,3}(?:[-_][a-z0-9]{1,8})*", re.IGNORECASE)
 
 
-def _head_meta(text: str) -> dict[str, str]:
-    """name/property/itemprop/http-equiv → content of the page's <meta> tags (first wins)."""
-    end = text.find("</head")
-    head = text[: end if end >= 0 else 65536]
+def _head_meta(tree: HtmlElement) -> dict[str, str]:
+    """name/property/itemprop/http-equiv (lower case) → content of the <head>'s meta tags (first
+    wins), and "html:lang" → the root element's language tag."""
+    root = tree.getroottree().getroot()
     found: dict[str, str] = {}
-    for tag in _META_TAG.findall(head):
-        attributes = {key.lower(): value.strip("\"'") for key, value in _ATTRIBUTE.findall(tag)}
-        content = attributes.get("content")
+    head = root.find("head")
+    for meta in head.iter("meta") if head is not None else ():
+        content = meta.get("content")
         if content is None:
             continue
         for key in ("property", "name", "itemprop", "http-equiv"):
-            if key in attributes:
-                found.setdefault(attributes[key].strip().lower(), html.unescape(content.strip()))
-    if match := _HTML_LANG.search(text, 0, 65536):
-        found.setdefault("html:lang", match.group(1))
+            if (name := meta.get(key)) is not None:
+                found.setdefault(name.strip().lower(), content.strip())
+    language = (root.get("lang") or "").strip()
+    if _LANGUAGE_TAG.fullmatch(language):
+        found["html:lang"] = language
     return found
 
 
-def _parse_time(value: str | None) -> datetime | None:
-    """An aware UTC datetime from an ISO 8601 string (naive means UTC), None if unparseable."""
-    if not value:
-        return None
+def _declared_times(head: dict[str, str], text: str) -> tuple[list[str], list[str]]:
+    """(published, modified) timestamps the page states: meta tags first, then JSON-LD."""
+    published = [value for key in _PUBLISHED_KEYS if (value := head.get(key))]
+    modified = [value for key in _MODIFIED_KEYS if (value := head.get(key))]
+    for match in _JSON_DATE.finditer(text):
+        (published if match.group(1) == "datePublished" else modified).append(match.group(2))
+    return published, modified
+
+
+def _stated_time(value: str) -> datetime | None:
+    """An ISO 8601 timestamp as written (naive means UTC), None if it does not parse."""
     try:
-        parsed = datetime.fromisoformat(value.strip())
+        stated = datetime.fromisoformat(value.strip())
     except ValueError:
         return None
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=UTC)
-    return parsed.astimezone(UTC)
+    return stated if stated.tzinfo is not None else stated.replace(tzinfo=UTC)
 
 
-def _page_times(head: dict[str, str], text: str, keys: tuple[str, ...], json_key: str) -> list[str]:
-    """Timestamps the page states in meta tags (keys), then in JSON-LD (json_key), in that order."""
-    found = [value for key in keys if (value := head.get(key))]
-    found += [match.group(2) for match in _JSON_DATE.finditer(text) if match.group(1) == json_key]
-    return found
-
-
-def _published(head: dict[str, str], text: str) -> tuple[datetime | None, date | None]:
-    """The publication time the page declares and its day as written there (in the page's own
-    time zone), or (None, None). A declared time more than a day ahead is not believed."""
+def _published(stamps: list[str]) -> tuple[datetime | None, date | None]:
+    """The first declared publication time in UTC and its day as written (in the page's own time
+    zone), or (None, None). A declared time more than a day ahead is not believed."""
     latest = datetime.now(UTC) + timedelta(days=1)
-    for value in _page_times(head, text, _PUBLISHED_KEYS, "datePublished"):
-        try:
-            stated = datetime.fromisoformat(value.strip())
-        except ValueError:
-            continue
-        parsed = (stated if stated.tzinfo else stated.replace(tzinfo=UTC)).astimezone(UTC)
-        if parsed <= latest:
-            return parsed, stated.date()
+    for value in stamps:
+        stated = _stated_time(value)
+        if stated is not None and stated <= latest:
+            return stated.astimezone(UTC), stated.date()
     return None, None
+
+
+def _modified(stamps: list[str]) -> datetime | None:
+    """The first declared last-modified time that parses, in UTC."""
+    for value in stamps:
+        if (stated := _stated_time(value)) is not None:
+            return stated.astimezone(UTC)
+    return None
 
 
 def _searched_date(tree: HtmlElement, url: str | None) -> date | None:
@@ -332,11 +333,3 @@ def _searched_date(tree: HtmlElement, url: str | None) -> date | None:
         return date.fromisoformat(found) if found else None
     except ValueError:
         return None
-
-
-def _modified(head: dict[str, str], text: str) -> datetime | None:
-    """The last-modified time a meta tag or JSON-LD states, None if none parses."""
-    for value in _page_times(head, text, _MODIFIED_KEYS, "dateModified"):
-        if (parsed := _parse_time(value)) is not None:
-            return parsed
-    return None
