@@ -72,7 +72,11 @@ def _sqlite_begin(connection: Connection) -> None:
     options = connection.get_execution_options()
     if options.get("ledger_single_statement"):
         return  # one SELECT is its own consistent snapshot; skip the BEGIN/ROLLBACK round trip
-    connection.exec_driver_sql("BEGIN IMMEDIATE" if options.get("ledger_write") else "BEGIN")
+    statement = "BEGIN IMMEDIATE" if options.get("ledger_write") else "BEGIN"
+    try:  # straight to the driver: every transaction pays for this statement
+        connection.connection.driver_connection.execute(statement)  # type: ignore[union-attr]
+    except sqlite3.Error as error:
+        raise exc.DBAPIError.instance(statement, (), error, sqlite3.Error) from error
 
 
 def is_sqlite(connection: Connection | Engine) -> bool:

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from datetime import datetime
 from itertools import repeat
 from operator import itemgetter
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import (
     JSON,
@@ -35,6 +35,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.ext.compiler import compiles
+from sqlalchemy.sql import ClauseElement
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.visitors import InternalTraversal
 from sqlalchemy.types import TypeDecorator, TypeEngine
@@ -43,7 +44,7 @@ from ledger import model
 from ledger.entities import normalize_name
 from ledger.errors import AliasConflict, Conflict, NotFound
 from ledger.records import EntityId, SourceId
-from ledger.timeline import to_micros
+from ledger.timeline import from_micros, to_micros
 
 entities: Table = model.Entity.__table__  # type: ignore[attr-defined]
 aliases: Table = model.Alias.__table__  # type: ignore[attr-defined]
@@ -119,14 +120,56 @@ _ADVANCE_CLOCK = update(clock).where(clock.c.id == 1).values(last_recorded_at=bi
 
 def last_recorded(connection: Connection) -> datetime | None:
     """The last system time written; on PostgreSQL this also locks out other writers."""
-    statement = _READ_CLOCK if connection.dialect.name == "sqlite" else _READ_CLOCK_LOCKED
-    value: datetime | None = connection.execute(statement).scalar_one()
-    return value
+    if connection.dialect.name == "sqlite":
+        ((micros,),) = run(connection, _READ_CLOCK)
+        return None if micros is None else from_micros(micros)
+    ((value,),) = run(connection, _READ_CLOCK_LOCKED)
+    return cast("datetime | None", value)
 
 
 def advance_clock(connection: Connection, now: datetime) -> None:
     """Record ``now`` as the last system time written."""
-    connection.execute(_ADVANCE_CLOCK, {"now": now})
+    run(connection, _ADVANCE_CLOCK, {"now": now})
+
+
+def run(connection: Connection, statement: ClauseElement, params: Mapping[str, Any] | None = None) -> list[Any]:
+    """Run a small statement straight through the DBAPI cursor of the connection's transaction;
+    returns the raw rows (times as stored: microseconds on SQLite).
+
+    For the few statements every write runs (the clock, id lookups): SQLAlchemy's execution and
+    result machinery cost several times what SQLite spends on them. Parameters are converted as
+    :func:`insert_columns` converts them; the SQL is compiled once per statement and dialect.
+    """
+    sql, names, converters, defaults, positional = _plan(statement, connection.dialect)
+    given = {**defaults, **params} if params else defaults
+    values = [given[name] if convert is None else convert(given[name])
+              for name, convert in zip(names, converters, strict=True)]
+    cursor = connection.connection.cursor()
+    try:
+        cursor.execute(sql, values if positional else dict(zip(names, values, strict=True)))
+        return list(cursor.fetchall()) if cursor.description else []
+    except connection.dialect.loaded_dbapi.Error as error:
+        raise exc.DBAPIError.instance(sql, values, error, connection.dialect.loaded_dbapi.Error) from error
+    finally:
+        cursor.close()
+
+
+_RunPlan = tuple[str, tuple[str, ...], tuple[Any, ...], dict[str, Any], bool]
+_RUN_PLANS: dict[tuple[ClauseElement, str], _RunPlan] = {}
+
+
+def _plan(statement: ClauseElement, dialect: Dialect) -> _RunPlan:
+    """(SQL, parameter names in order, their converters, values fixed in the statement, positional?)."""
+    key = (statement, f"{dialect.name}+{dialect.driver}")
+    plan = _RUN_PLANS.get(key)
+    if plan is None:
+        compiled = cast(SQLCompiler, statement.compile(dialect=dialect))
+        names = tuple(compiled.positiontup or ()) if compiled.positional else tuple(compiled.binds)
+        binds = {name: compiled.binds[name] for name in names}  # a name can repeat in positiontup
+        converters = tuple(_converter(binds[name].type, dialect.name) for name in names)
+        fixed = {name: bind.effective_value for name, bind in binds.items() if not bind.required}
+        plan = _RUN_PLANS[key] = (str(compiled), names, converters, fixed, compiled.positional)
+    return plan
 
 
 _MAX_IDS: dict[tuple[str, ...], Any] = {}  # statements built once: building one costs as much as running it
@@ -149,7 +192,7 @@ class Ids:
         if statement is None:
             statement = _MAX_IDS[names] = select(
                 *(select(func.max(table.c.id)).scalar_subquery() for table in missing))
-        for name, current in zip(names, self._connection.execute(statement).one(), strict=True):
+        for name, current in zip(names, run(self._connection, statement)[0], strict=True):
             self._next[name] = (current or 0) + 1
 
     def take(self, table: Table, count: int = 1) -> int:
@@ -390,12 +433,13 @@ def merge_entities(connection: Connection, keep: int, other: int, now: datetime)
 
 _SOURCE = select(sources).where(sources.c.id == bindparam("id"))
 _BY_HASH_OR_URI = union_all(
-    select(sources).where(sources.c.scope == bindparam("scope"), sources.c.content_hash == bindparam("hash")),
-    # The newest revision under the uri with other bytes: when the first part finds a row, this
-    # one goes unused, and must not send that same row (and its text) a second time.
+    select(sources.c.id, sources.c.content_hash)
+    .where(sources.c.scope == bindparam("scope"), sources.c.content_hash == bindparam("hash")),
+    # The newest revision under the uri (with other bytes: the first part finds same bytes).
     select(
-        select(sources).where(sources.c.scope == bindparam("scope"), sources.c.uri == bindparam("uri"),
-                              sources.c.content_hash != bindparam("hash"))
+        select(sources.c.id, sources.c.content_hash)
+        .where(sources.c.scope == bindparam("scope"), sources.c.uri == bindparam("uri"),
+               sources.c.content_hash != bindparam("hash"))
         .order_by(sources.c.id.desc()).limit(1).subquery()
     ),
 )
@@ -406,9 +450,12 @@ def source_by_hash_or_uri(
     connection: Connection, scope: str, content_hash: str, uri: str | None
 ) -> Mapping[Any, Any] | None:
     """The source with these original bytes in this scope if stored, else the newest revision
-    stored under ``uri`` (None if neither); one statement for both lookups."""
-    rows = connection.execute(_BY_HASH_OR_URI, {"scope": scope, "hash": content_hash, "uri": uri}).mappings().all()
-    return next((row for row in rows if row["content_hash"] == content_hash), rows[0] if rows else None)
+    stored under ``uri`` (None if neither). A new document costs one small statement."""
+    found = run(connection, _BY_HASH_OR_URI, {"scope": scope, "hash": content_hash, "uri": uri})
+    if not found:
+        return None
+    source_id = next((row[0] for row in found if row[1] == content_hash), found[0][0])
+    return source_row(connection, source_id)
 
 
 def source_row(connection: Connection, source_id: int) -> Mapping[Any, Any]:
@@ -434,7 +481,7 @@ def insert_source(
     returns the new id."""
     ids.prepare(sources, passages)
     source_id = ids.take(sources)
-    connection.execute(_INSERT_SOURCE, {**row, "id": source_id})
+    insert_columns(connection, sources, {key: (value,) for key, value in row.items()} | {"id": (source_id,)})
     count = len(passage_columns["char_start"])
     if count:
         first = ids.take(passages, count)
