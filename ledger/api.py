@@ -291,8 +291,9 @@ class Ledger:
         if encoding is not None and not isinstance(encoding, str):
             raise InvalidInput(f"encoding must be a charset name or None, not {type(encoding).__name__}")
         retrieved = _time(retrieved_at, "retrieved_at")
-        return self.add_draft(read_html(html, url=url, retrieved_at=retrieved, encoding=encoding),
-                              trust=trust, scope=scope)
+        with store.paused_gc():  # reading a page makes a few hundred thousand short-lived objects
+            draft = read_html(html, url=url, retrieved_at=retrieved, encoding=encoding)
+            return self.add_draft(draft, trust=trust, scope=scope)
 
     def ingest_url(
         self, url: str, *, timeout: float = 20.0, max_bytes: int = 20 * 2**20, trust: Trust = "trusted",

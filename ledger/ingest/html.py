@@ -93,7 +93,9 @@ def read_html(
     _refuse_non_html(text, where)
 
     tree = _parse(text)
-    page = read_metadata(tree, text, url=url, encoding=codec) if tree is not None else None
+    # The markup in an ASCII-compatible encoding: the raw bytes unless they are UTF-16 or the like.
+    markup = raw if _ascii_compatible(codec) else text.encode()
+    page = read_metadata(tree, markup, url=url, encoding=codec) if tree is not None else None
     paragraphs = _paragraphs(_extract(tree, text, url, where))
     if page is None or not _has_prose(paragraphs):
         raise IngestError(
@@ -242,6 +244,16 @@ def _decode(raw: bytes, encoding: str | None) -> tuple[str, str]:
     if guessed is None:
         return raw.decode("utf-8", "replace"), "utf-8"
     return raw.decode(guessed, "replace"), guessed
+
+
+@functools.cache
+def _ascii_compatible(codec: str) -> bool:
+    """Whether ASCII text has the same bytes in this codec (not so in UTF-16 or EBCDIC)."""
+    sample = "<meta content=author>"
+    try:
+        return sample.encode(codec) == sample.encode("ascii")
+    except (LookupError, UnicodeError):
+        return False
 
 
 def _is_utf8(raw: bytes) -> bool:
@@ -463,6 +475,8 @@ def _flat_text(cell: _Element) -> str:
 
 
 def _flow_text(pieces: list[str | None]) -> str:
+    if _LINE_BREAK not in pieces:  # the common case: one line
+        return " ".join(unicodedata.normalize("NFC", "".join(pieces)).split())  # type: ignore[arg-type]
     lines: list[str] = []
     current: list[str] = []
     for piece in [*pieces, _LINE_BREAK]:

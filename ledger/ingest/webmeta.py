@@ -50,11 +50,14 @@ class PageMetadata:
     extra: dict[str, str] = field(default_factory=dict)
 
 
-def read_metadata(tree: HtmlElement, text: str, *, url: str | None, encoding: str) -> PageMetadata:
-    """The metadata of a page: ``tree`` is its parse, ``text`` its decoded markup."""
-    found = _document(tree, text.lower(), url)
+def read_metadata(tree: HtmlElement, markup: bytes, *, url: str | None, encoding: str) -> PageMetadata:
+    """The metadata of a page: ``tree`` is its parse; ``markup`` its bytes in an ASCII-compatible
+    encoding (only ever searched for ASCII words, to skip searches that cannot find anything)."""
+    json_ld = [element.text for element in tree.iter("script")
+               if element.get("type") in _JSON_LD_TYPES and element.text]
+    found = _document(tree, markup.lower(), json_ld, url)
     head = _head_meta(tree)
-    published, modified = _declared_times(head, text)
+    published, modified = _declared_times(head, json_ld)
     published_at, day = _published(published)
     if published_at is None and (day := _searched_date(tree, found.url)) is not None:
         published_at = datetime(day.year, day.month, day.day, tzinfo=UTC)
@@ -92,7 +95,7 @@ def clean(value: str | None) -> str | None:
 # --- trafilatura's fields ------------------------------------------------------------------------
 
 
-def _document(tree: HtmlElement, lowered: str, url: str | None) -> Document:
+def _document(tree: HtmlElement, lowered: bytes, json_ld: list[str], url: str | None) -> Document:
     """trafilatura's metadata fields (no date), found as the module docstring says. The page's
     markup in lower case (``lowered``) tells which searches cannot find anything."""
     from courlan import extract_domain
@@ -108,7 +111,7 @@ def _document(tree: HtmlElement, lowered: str, url: str | None) -> Document:
         found.author = None
     # As in trafilatura: a schema it cannot map costs that block, not the page.
     with contextlib.suppress(ArithmeticError, AttributeError, LookupError, RecursionError, TypeError, ValueError):
-        _json_ld(tree, found)
+        _json_ld(json_ld, found)
     if not found.title:
         found.title = extract_title(tree)
     if not found.author and any(hint in lowered for hint in _BYLINE_HINTS):
@@ -127,7 +130,7 @@ def _document(tree: HtmlElement, lowered: str, url: str | None) -> Document:
         found.sitename = host[1]
     if not found.categories:
         found.categories = _sections(tree)
-    if "license" in lowered or "creativecommons.org" in lowered:
+    if b"license" in lowered or b"creativecommons.org" in lowered:
         found.license = _license(tree)
     found.clean_and_trim()
     return found
@@ -139,20 +142,18 @@ _HOST = re.compile(r"https?://(?:www\.|w[0-9]+\.)?([^/]+)")
 _JSON_LD_TYPES = frozenset({"application/ld+json", "application/settings+json"})
 
 
-def _json_ld(tree: HtmlElement, found: Document) -> None:
+def _json_ld(scripts: list[str], found: Document) -> None:
     from trafilatura.json_metadata import (
         extract_json,
         extract_json_parse_error,
         normalize_json,
     )
 
-    for element in tree.iter("script"):
-        if element.get("type") not in _JSON_LD_TYPES or not element.text:
-            continue
+    for text in scripts:
         try:
-            schema = json.loads(element.text, strict=False)
+            schema = json.loads(text, strict=False)
         except json.JSONDecodeError:
-            extract_json_parse_error(normalize_json(" ".join(element.text.split())), found)
+            extract_json_parse_error(normalize_json(" ".join(text.split())), found)
         else:
             extract_json(schema, found)
 
@@ -174,8 +175,8 @@ def _sections(tree: HtmlElement) -> list[str]:
 # Python over the candidate tags is a fifth of the cost of the equivalent XPath in libxml2.
 _BYLINE_TAGS = ("a", "address", "div", "p", "span", "strong", "h3", "h4", "li", "author")
 _BYLINE_ATTRIBUTES = ("class", "id", "itemprop", "rel", "data-component")
-_BYLINE_HINTS = ("author", "byline", "writer")
-_BYLINE_HINT = re.compile("|".join(_BYLINE_HINTS))
+_BYLINE_HINTS = (b"author", b"byline", b"writer")
+_BYLINE_HINT = re.compile("author|byline|writer")
 _SPECIFIC_BYLINE = re.compile(r"^(?:author|author name)$|author-?name")
 # Not a byline inside these (reader comments, sidebars, …); text in these inside a byline is left out.
 _OUTSIDE_TAGS = frozenset({"aside", "footer", "nav", "time", "figure"})
@@ -284,11 +285,11 @@ def _head_meta(tree: HtmlElement) -> dict[str, str]:
     return found
 
 
-def _declared_times(head: dict[str, str], text: str) -> tuple[list[str], list[str]]:
+def _declared_times(head: dict[str, str], json_ld: list[str]) -> tuple[list[str], list[str]]:
     """(published, modified) timestamps the page states: meta tags first, then JSON-LD."""
     published = [value for key in _PUBLISHED_KEYS if (value := head.get(key))]
     modified = [value for key in _MODIFIED_KEYS if (value := head.get(key))]
-    for match in _JSON_DATE.finditer(text):
+    for match in _JSON_DATE.finditer("\n".join(json_ld)):
         (published if match.group(1) == "datePublished" else modified).append(match.group(2))
     return published, modified
 
