@@ -20,10 +20,13 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from trafilatura.utils import repair_faulty_html
 
 from ledger.errors import IngestError
 from ledger.ingest.base import SourceDraft, paragraph_passages
-from ledger.ingest.html import PARAGRAPH_SEPARATOR, USER_AGENT, Fetched, fetch, read_html
+from ledger.ingest.html import PARAGRAPH_SEPARATOR, USER_AGENT, Fetched, _may_need_repair, fetch, read_html
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures" / "html"
@@ -815,3 +818,19 @@ def test_fetch_unresolvable_host(base: str, monkeypatch: pytest.MonkeyPatch) -> 
 def test_fetch_refuses_other_schemes_without_connecting(url: str, message: str) -> None:
     with pytest.raises(IngestError, match=re.escape(message)):
         fetch(url)
+
+
+# --- parsing ------------------------------------------------------------------------------------
+
+_MARKUP_PIECES = st.sampled_from(
+    ["<", ">", "!", "/", " ", "\n", "\t", "\r", "doctype", "DOCTYPE", "<html", "html", "/>", "<!DOCTYPE html>",
+     "\x00", "\x0b", "\x1f", "\ufffe", "\uffff", "\ud800", "é", "a", "<p>"]
+)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(_MARKUP_PIECES, max_size=40).map("".join))
+def test_the_repair_is_skipped_only_where_it_would_change_nothing(text: str) -> None:
+    beginning = text[:50].lower()
+    if not _may_need_repair(text, beginning):
+        assert repair_faulty_html(text, beginning) == text

@@ -287,7 +287,8 @@ def _parse(text: str) -> HtmlElement | None:
     from trafilatura.utils import is_dubious_html, repair_faulty_html
 
     beginning = text[:50].lower()
-    text = repair_faulty_html(text, beginning)
+    if _may_need_repair(text, beginning):
+        text = repair_faulty_html(text, beginning)
     parser = _parser()
     tree: HtmlElement | None = None
     try:
@@ -304,6 +305,22 @@ def _parse(text: str) -> HtmlElement | None:
     if is_dubious_html(beginning) and len(tree) < 2:  # no "html" early on and almost no tree
         return None
     return tree
+
+
+# Whether trafilatura's repair_faulty_html could change the text: characters XML refuses, a
+# doctype with a slash (or a one-line page after one), a self-closing <html/>. Its regular
+# expression over the whole page costs more than this check; most pages need no repair.
+_CONTROL_BYTES = bytes([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20)])
+_DOCTYPE_WITH_SLASH = re.compile(r"^< ?! ?doctype[^>]*/", re.IGNORECASE)
+
+
+def _may_need_repair(text: str, beginning: str) -> bool:
+    data = text.encode("utf-8", "surrogatepass")
+    if len(data.translate(None, _CONTROL_BYTES)) != len(data) or b"\xef\xbf\xbe" in data or b"\xef\xbf\xbf" in data:
+        return True  # U+0000-U+001F but tab and newlines, U+FFFE, U+FFFF
+    if "doctype" in beginning and ("\n" not in text or _DOCTYPE_WITH_SLASH.match(text)):
+        return True
+    return any("<html" in line and line.endswith("/>") for line in text[:4096].splitlines()[:4])
 
 
 _PARSERS = threading.local()
