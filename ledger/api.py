@@ -293,7 +293,7 @@ class Ledger:
         retrieved = _time(retrieved_at, "retrieved_at")
         with store.paused_gc():  # reading a page makes a few hundred thousand short-lived objects
             draft = read_html(html, url=url, retrieved_at=retrieved, encoding=encoding)
-            return self.add_draft(draft, trust=trust, scope=scope)
+        return self.add_draft(draft, trust=trust, scope=scope)
 
     def ingest_url(
         self, url: str, *, timeout: float = 20.0, max_bytes: int = 20 * 2**20, trust: Trust = "trusted",

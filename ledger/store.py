@@ -10,7 +10,7 @@ import gc
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import UTC, datetime
 from itertools import repeat
 from operator import itemgetter
 from typing import Any, cast
@@ -124,7 +124,7 @@ def last_recorded(connection: Connection) -> datetime | None:
         ((micros,),) = run(connection, _READ_CLOCK)
         return None if micros is None else from_micros(micros)
     ((value,),) = run(connection, _READ_CLOCK_LOCKED)
-    return cast("datetime | None", value)
+    return None if value is None else cast(datetime, value).astimezone(UTC)
 
 
 def advance_clock(connection: Connection, now: datetime) -> None:
@@ -164,8 +164,9 @@ def _plan(statement: ClauseElement, dialect: Dialect) -> _RunPlan:
     plan = _RUN_PLANS.get(key)
     if plan is None:
         compiled = cast(SQLCompiler, statement.compile(dialect=dialect))
-        names = tuple(compiled.positiontup or ()) if compiled.positional else tuple(compiled.binds)
-        binds = {name: compiled.binds[name] for name in names}  # a name can repeat in positiontup
+        binds = {name: bind for bind, name in compiled.bind_names.items()}
+        # positional SQL names a parameter once per use, so a name can repeat
+        names = tuple(compiled.positiontup or ()) if compiled.positional else tuple(binds)
         converters = tuple(_converter(binds[name].type, dialect.name) for name in names)
         fixed = {name: bind.effective_value for name, bind in binds.items() if not bind.required}
         plan = _RUN_PLANS[key] = (str(compiled), names, converters, fixed, compiled.positional)

@@ -48,6 +48,14 @@ def test_json_ld_with_escapes_and_raw_newlines_is_read() -> None:
     assert draft.author == "José Ortega"
 
 
+def test_json_ld_values_lose_their_markup_and_entities() -> None:
+    ld = ('{"@context": "https://schema.org", "@type": "NewsArticle", "headline": "<span>Tagged</span> headline",'
+          ' "publisher": {"@type": "Organization", "name": "Ben &amp; Jerry"}}')
+    draft = read_html(_page(f"<script type='application/ld+json'>{ld}</script>"))
+    assert draft.title == "Tagged headline"
+    assert draft.publisher == "Ben & Jerry"
+
+
 def test_broken_json_ld_still_yields_its_author() -> None:
     ld = '{"@context": "https://schema.org", "@type": "NewsArticle", "author": {"name": "Mei Chen"},}'
     draft = read_html(_page(f"<script type='application/ld+json'>{ld}</script>"))
@@ -66,11 +74,37 @@ def test_specific_author_mark_wins_over_an_earlier_loose_one() -> None:
 
 @pytest.mark.parametrize(
     "region",
-    ["<aside>{}</aside>", "<div class='comments'>{}</div>", "<div id='sidebar-right'>{}</div>", "<figure>{}</figure>"],
+    [
+        "<div class='comments'>{}</div>", "<div id='comment-list'>{}</div>", "<div class='sidebar-right'>{}</div>",
+        "<figure>{}</figure>", "<span class='is-hidden'>{}</span>", "<div class='print-only'>{}</div>",
+    ],
 )
-def test_byline_in_comments_sidebars_and_figures_is_not_the_author(region: str) -> None:
+def test_byline_in_comments_sidebars_hidden_parts_and_figures_is_not_the_author(region: str) -> None:
     draft = read_html(_page(after=region.format("<span class='author'>Some Commenter</span>")))
     assert draft.author is None
+
+
+def test_a_page_wide_class_naming_a_sidebar_does_not_hide_the_byline() -> None:
+    page = _page(before="<p class='byline'>By Grace Press</p>").replace("<body>", "<body class='no-sidebar comments-open'>")
+    assert read_html(page).author == "Grace Press"
+
+
+def test_byline_words_in_separate_elements_stay_apart() -> None:
+    assert read_html(_page(before="<a class='author'><span>John</span><span>Smith</span></a>")).author == "John Smith"
+    assert "RoeReuters" not in (read_html(_page(before="<p class='byline'>Jane Roe<br>Reuters</p>")).author or "")
+
+
+@pytest.mark.parametrize("tag", ["cite", "em", "small", "h2", "td", "header"])
+def test_any_element_with_an_author_class_can_be_the_byline(tag: str) -> None:
+    body = f"<{tag} class='entry-author'>Lena Berg</{tag}>"
+    if tag == "td":
+        body = f"<table><tr>{body}</tr></table>"
+    assert read_html(_page(before=body)).author == "Lena Berg"
+
+
+def test_drupal_and_forum_marks() -> None:
+    assert read_html(_page(before="<span class='submitted-by'>Omar Haddad</span>")).author == "Omar Haddad"
+    assert read_html(_page(before="<div data-testid='AuthorCard'>Ruth Klein</div>")).author == "Ruth Klein"
 
 
 def test_an_author_link_with_a_too_long_text_is_skipped() -> None:
@@ -103,6 +137,25 @@ def test_undeclared_date_is_searched_for_in_the_page() -> None:
                       url="https://news.example/2022/02/14/harbour-plan")
     assert draft.metadata["date"] == "2022-02-14"
     assert draft.published_at == datetime(2022, 2, 14, tzinfo=UTC)
+
+
+@pytest.mark.parametrize("stamp", ["0001-01-01T00:00:00+01:00", "0001-01-01T00:00:00-01:00", "1970-01-01T00:00:00Z",
+                                   "9999-12-31T23:00:00-05:00", "2999-01-01T00:00:00Z"])
+def test_impossible_or_placeholder_declared_dates_are_not_believed(stamp: str) -> None:
+    head = f"<meta property='article:published_time' content='{stamp}'>" \
+           f"<meta property='article:modified_time' content='{stamp}'>"
+    draft = read_html(_page(head), url="https://news.example/2021/06/30/harbour-plan")
+    assert draft.metadata["date"] == "2021-06-30"
+    assert draft.modified_at is None
+
+
+def test_stray_text_before_the_doctype_does_not_lose_the_head() -> None:
+    head = "<meta property='article:published_time' content='2024-03-01T08:00:00Z'>"
+    page = "Warning: session_start() failed in /var/www/index.php on line 3\n" + _page(head).replace(
+        "<html lang='en'>", "<html lang='de'>")
+    draft = read_html(page)
+    assert draft.published_at == datetime(2024, 3, 1, 8, tzinfo=UTC)
+    assert draft.metadata["language"] == "de"
 
 
 def test_a_declared_date_in_the_future_is_not_believed() -> None:
@@ -152,3 +205,17 @@ def test_licence_from_a_rel_license_link_or_a_creative_commons_footer_link() -> 
     footer = _page().replace("<p>Contact us</p>", f"<p>Text under <a href='{cc}'>CC BY-SA 4.0</a></p>")
     assert read_html(footer).metadata["license"] == "CC BY-SA 4.0"
     assert "license" not in read_html(_page()).metadata
+
+
+def test_category_and_tag_links_in_the_post_meta() -> None:
+    meta = ("<div class='entry-meta'><a href='/category/harbours/'>Harbours</a></div>"
+            "<div class='tags'><a href='/tag/quay/'>quay</a> <a href='/tag/council/'>council</a></div>")
+    draft = read_html(_page(after=meta))
+    assert draft.metadata["categories"] == "Harbours"
+    assert draft.metadata["tags"] == "quay, council"
+
+
+def test_licence_named_by_a_footer_link_text() -> None:
+    footer = _page().replace("<p>Contact us</p>", "<p>Text is available under the <a href='https://wiki.example/"
+                                                   "Licensing'>CC BY-SA 4.0</a> licence.</p>")
+    assert read_html(footer).metadata["license"] == "CC BY-SA 4.0"

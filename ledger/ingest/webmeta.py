@@ -1,35 +1,41 @@
 """A web page's metadata (title, author, site, dates, canonical URL, …) from its parsed tree.
 
-The fields and their order of trust are trafilatura's (``trafilatura.metadata.extract_metadata``):
-meta tags and OpenGraph first, JSON-LD (schema.org) over them, then the page itself: its one
-``<h1>`` or ``<title>``, a byline, the canonical link. The cheap readers are trafilatura's own.
-Three searches are done differently, because they cost trafilatura about half of the time it
-takes to read a page:
+The fields, their rules and their order of trust are trafilatura's
+(``trafilatura.metadata.extract_metadata``): meta tags and OpenGraph first, JSON-LD (schema.org)
+over them, then the page itself: its one ``<h1>`` or ``<title>``, the byline, the canonical
+link, category and tag links, a licence link. trafilatura's readers are used as they are except
+where they cost it about half of the time it takes to read a page:
 
-* JSON-LD is parsed by the ``json`` module as written (trafilatura first rewrites the text
-  character by character); only JSON that does not parse goes to trafilatura's lenient reader.
-* The byline is the first element, in document order, marked as one (``rel="author"``,
-  ``itemprop="author"``, a class or id naming an author or byline, specific marks before loose
-  ones) whose text, without dates and figures inside it, is 3 to 119 characters long; outside
-  comment sections, sidebars, asides and footers; found in one pass over the candidate tags
-  (trafilatura runs regular-expression XPaths over a deep copy of the whole page).
-* Categories and tags come from meta tags and JSON-LD, not from the page's links; a licence from
-  a ``rel="license"`` link or a Creative Commons link in the footer.
+* JSON-LD is parsed by the ``json`` module as written, HTML tags and entities then taken out of
+  its values (trafilatura rewrites the text character by character first); only JSON that does
+  not parse goes to trafilatura's lenient reader.
+* The byline: trafilatura runs three tiers of regular-expression XPaths (a Python callback per
+  element) over a deep copy of the page from which comments, sidebars, hidden and print-only
+  parts, dates and figures were cut. Here one XPath collects the marking attributes, a regular
+  expression over them finds the candidates, and only those are checked against the same tiers
+  and cuts.
+* The category, tag and licence searches run only on pages whose markup could match them.
 
-The publication date is the one the page declares (``article:published_time`` or JSON-LD
-``datePublished``), with its time of day; only a page that declares none is searched by
-htmldate (meta tags of other vocabularies, the URL, the text). ``modified_at`` is only ever
-what the page declares (``article:modified_time``, ``og:updated_time``, JSON-LD ``dateModified``).
+The publication date is the one the page declares (``article:published_time``, or a
+``datePublished`` in JSON-LD or other script data), with its time of day; only a page that
+declares none is searched by htmldate, as trafilatura searches it. ``modified_at`` is only ever
+what the page declares (``article:modified_time``, ``og:updated_time``, ``dateModified``).
+Declared times before 1995 (placeholders such as 1970-01-01) or more than a day ahead are not
+believed.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
+import html
 import json
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
-from typing import TYPE_CHECKING
+from itertools import accumulate
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
     from lxml.html import HtmlElement
@@ -53,11 +59,11 @@ class PageMetadata:
 def read_metadata(tree: HtmlElement, markup: bytes, *, url: str | None, encoding: str) -> PageMetadata:
     """The metadata of a page: ``tree`` is its parse; ``markup`` its bytes in an ASCII-compatible
     encoding (only ever searched for ASCII words, to skip searches that cannot find anything)."""
-    json_ld = [element.text for element in tree.iter("script")
-               if element.get("type") in _JSON_LD_TYPES and element.text]
+    scripts = [element for element in tree.iter("script") if element.text]
+    json_ld = [element.text for element in scripts if (element.get("type") or "").lower() in _JSON_LD_TYPES]
     found = _document(tree, markup.lower(), json_ld, url)
-    head = _head_meta(tree)
-    published, modified = _declared_times(head, json_ld)
+    head = _head_meta(tree, markup)
+    published, modified = _declared_times(head, [element.text for element in scripts])
     published_at, day = _published(published)
     if published_at is None and (day := _searched_date(tree, found.url)) is not None:
         published_at = datetime(day.year, day.month, day.day, tzinfo=UTC)
@@ -101,6 +107,7 @@ def _document(tree: HtmlElement, lowered: bytes, json_ld: list[str], url: str | 
     from courlan import extract_domain
     from trafilatura.metadata import (
         examine_meta,
+        extract_catstags,
         extract_sitename,
         extract_title,
         extract_url,
@@ -128,10 +135,13 @@ def _document(tree: HtmlElement, lowered: bytes, json_ld: list[str], url: str | 
             found.sitename = found.sitename.title()
     elif found.url and (host := _HOST.match(found.url)):
         found.sitename = host[1]
+    # trafilatura's category and tag links (their href has /category/, /tags/, ...): its
+    # searches only where such a link can exist
     if not found.categories:
-        found.categories = _sections(tree)
-    if b"license" in lowered or b"creativecommons.org" in lowered:
-        found.license = _license(tree)
+        found.categories = extract_catstags("category", tree) if _CATEGORY_HREF.search(lowered) else _sections(tree)
+    if not found.tags and _TAG_HREF.search(lowered):
+        found.tags = extract_catstags("tag", tree)
+    found.license = _license(tree, lowered)
     found.clean_and_trim()
     return found
 
@@ -148,14 +158,31 @@ def _json_ld(scripts: list[str], found: Document) -> None:
         extract_json_parse_error,
         normalize_json,
     )
+    from trafilatura.metadata import JSON_MINIFY
 
     for text in scripts:
         try:
             schema = json.loads(text, strict=False)
-        except json.JSONDecodeError:
-            extract_json_parse_error(normalize_json(" ".join(text.split())), found)
+        except json.JSONDecodeError:  # trafilatura's lenient reader, on the text as it prepares it
+            extract_json_parse_error(normalize_json(JSON_MINIFY.sub(r"\1", text)), found)
         else:
-            extract_json(schema, found)
+            extract_json(_markup_free(schema), found)
+
+
+_MARKUP = re.compile(r"<!--.*?-->|<[^>]*>")
+
+
+def _markup_free(node: Any) -> Any:
+    """JSON-LD values without HTML tags and entities, as trafilatura's text normalization leaves them."""
+    if isinstance(node, str):
+        if "<" in node:
+            node = _MARKUP.sub("", node)
+        return html.unescape(node) if "&" in node else node
+    if isinstance(node, list):
+        return [_markup_free(item) for item in node]
+    if isinstance(node, dict):
+        return {key: _markup_free(value) for key, value in node.items()}
+    return node
 
 
 def _sections(tree: HtmlElement) -> list[str]:
@@ -171,91 +198,152 @@ def _sections(tree: HtmlElement) -> list[str]:
     ]
 
 
-# The byline: elements in document order, the specific marks before the loose ones. One pass in
-# Python over the candidate tags is a fifth of the cost of the equivalent XPath in libxml2.
-_BYLINE_TAGS = ("a", "address", "div", "p", "span", "strong", "h3", "h4", "li", "author")
-_BYLINE_ATTRIBUTES = ("class", "id", "itemprop", "rel", "data-component")
-_BYLINE_HINTS = (b"author", b"byline", b"writer")
-_BYLINE_HINT = re.compile("author|byline|writer")
-_SPECIFIC_BYLINE = re.compile(r"^(?:author|author name)$|author-?name")
-# Not a byline inside these (reader comments, sidebars, …); text in these inside a byline is left out.
-_OUTSIDE_TAGS = frozenset({"aside", "footer", "nav", "time", "figure"})
-_OUTSIDE_MARK = re.compile("comment|sidebar")
-_SKIPPED_TEXT = frozenset({"time", "figure", "script", "style"})
+# The byline, by trafilatura's rules (``AUTHOR_XPATHS``, three tiers of marks from specific to
+# loose, looked for in a copy of the page without ``AUTHOR_DISCARD_XPATHS``: comment sections,
+# sidebars, hidden and print-only parts, dates and figures): the first element in document order,
+# tier by tier, whose text is 3 to 119 characters. trafilatura runs regular-expression XPaths,
+# a Python callback per element, over a deep copy of the whole page; here one XPath collects the
+# marking attributes, one regular expression over them finds the candidates, and only those are
+# checked against the rules.
+_BYLINE_HINTS = (b"author", b"byl", b"bbl", b"username", b"screenname", b"writer", b"zuozhe", b"bianji",
+                 b"xiaobian", b"channel-name", b"submitted-by", b"posted-by", b"journalist-name")
+_MARKS = "//author | //@class | //@id | //@itemprop | //@rel | //@data-testid | //@data-component"
+_ANY_MARK = re.compile("|".join(hint.decode() for hint in _BYLINE_HINTS))  # on lower-cased text
+_TIER_1_TAGS = frozenset({"a", "address", "div", "link", "p", "span", "strong"})
+_TIER_2_TAGS = frozenset({"a", "div", "h3", "h4", "p", "span"})
+_TIER_1_CLASS = re.compile("author-?name|AuthorName|authorName")
+_TIER_2_CLASSES = frozenset({"byline", "username", "byl", "BBL"})
+_TIER_2_ID = re.compile("author|zuozhe|bianji|xiaobian")
+_TIER_2_CLASS = re.compile("author|channel-name|zuozhe|bianji|xiaobian|submitted-by|posted-by|journalist-name")
+_TIER_3_ID = re.compile("[Aa]uthor")
+_TIER_3_CLASS = re.compile("[Aa]uthor|screenname|writer|[Bb]yline")
+_DISCARD_TAGS = frozenset({"a", "div", "section", "span"})
+_DISCARD_ID = re.compile("^comments|comment-?list|ProductReviews")
+_DISCARD_CLASS = re.compile(
+    "^[Cc]omments|commentlist|comments-list|sidebar|is-hidden|quote|embedly-instagram|article-(?:share|support)|"
+    "print|category|meta-date|meta-reviewer"
+)
 
 
 def _byline(tree: HtmlElement) -> str | None:
     from trafilatura.json_metadata import normalize_authors
 
-    specific: list[HtmlElement] = []
-    loose: list[HtmlElement] = []
-    for element in tree.iter(_BYLINE_TAGS):
-        if element.tag == "author":
-            specific.append(element)
-            continue
-        attributes = element.attrib
-        if not attributes:
-            continue
-        marks = [value.lower() for key in _BYLINE_ATTRIBUTES if (value := attributes.get(key))]
-        if not any(_BYLINE_HINT.search(mark) for mark in marks):
-            continue
-        if any(_SPECIFIC_BYLINE.search(mark) for mark in marks[:4]) and element.tag not in ("h3", "h4", "li"):
-            specific.append(element)
-        else:
-            loose.append(element)
-    for element in (*specific, *loose):
-        if _excluded(element):
-            continue
-        text = " ".join(_text_without_dates(element).split())
-        if 2 < len(text) < 120:
-            return normalize_authors(None, text)
+    found: list[Any] = _marks_xpath()(tree)  # <author> elements and attribute values, in document order
+    values = [item.lower() if isinstance(item, str) else "author" for item in found]
+    tiers: tuple[dict[Any, None], ...] = ({}, {}, {})
+    starts = list(accumulate((len(value) + 1 for value in values), initial=0))
+    for match in _ANY_MARK.finditer("\x00".join(values)):
+        item = found[bisect_right(starts, match.start()) - 1]
+        element = cast(Any, item).getparent() if isinstance(item, str) else item
+        level = _tier(element)
+        if level is not None:
+            tiers[level][element] = None
+    for candidates in tiers:
+        for element in candidates:
+            if any(_discarded(node) for node in (element, *element.iterancestors())):
+                continue
+            pieces: list[str] = []
+            _byline_text(element, pieces)
+            text = " ".join(" ".join(pieces).split())
+            if 2 < len(text) < 120:
+                return normalize_authors(None, text)
     return None
 
 
-def _excluded(element: HtmlElement) -> bool:
-    for node in (element, *element.iterancestors()):
-        if node.tag in _OUTSIDE_TAGS:
-            return True
-        marks = f"{node.get('class') or ''} {node.get('id') or ''}".lower()
-        if _OUTSIDE_MARK.search(marks):
-            return True
-    return False
+@functools.cache
+def _marks_xpath() -> Any:
+    from lxml.etree import XPath
+
+    return XPath(_MARKS)
 
 
-def _text_without_dates(element: HtmlElement) -> str:
-    parts = [element.text or ""]
+def _tier(element: HtmlElement) -> int | None:
+    """0, 1 or 2: the most specific of trafilatura's byline tiers this element is in, if any."""
+    tag, get = element.tag, element.get
+    if tag == "author":
+        return 0
+    cls, ident, prop = get("class") or "", get("id") or "", get("itemprop") or ""
+    if tag in _TIER_1_TAGS and (
+        get("rel") == "author" or ident == "author" or cls == "author" or prop == "author name"
+        or get("data-testid") in ("AuthorCard", "AuthorURL") or _TIER_1_CLASS.search(cls)
+    ):
+        return 0
+    if tag in _TIER_2_TAGS and (
+        cls in _TIER_2_CLASSES or "author" in prop or _TIER_2_ID.search(ident) or _TIER_2_CLASS.search(cls)
+    ):
+        return 1
+    if (
+        "Byline" in (get("data-component") or "") or "author" in prop
+        or _TIER_3_ID.search(ident) or _TIER_3_CLASS.search(cls)
+    ):
+        return 2
+    return None
+
+
+def _discarded(element: HtmlElement) -> bool:
+    """Whether trafilatura leaves this element out of its byline search (with what is inside it)."""
+    tag = element.tag
+    if tag in ("time", "figure"):
+        return True
+    if tag not in _DISCARD_TAGS:
+        return False
+    get = element.get
+    cls, ident = get("class"), get("id")
+    return bool(
+        (ident and _DISCARD_ID.search(ident))
+        or (cls and (cls in ("title", "date") or _DISCARD_CLASS.search(cls)))
+        or "Figure" in (get("data-component") or "")
+    )
+
+
+def _byline_text(element: HtmlElement, pieces: list[str]) -> None:
+    """The text pieces itertext() gives once discarded parts are cut (their tails stay, joined
+    to the text before them as trafilatura's delete_element joins them)."""
+    if element.text:
+        pieces.append(element.text)
     for child in element:
-        if child.tag not in _SKIPPED_TEXT:
-            parts.append(_text_without_dates(child))
-        parts.append(child.tail or "")
-    return "".join(parts)
+        if isinstance(child.tag, str) and _discarded(child):
+            if child.tail:
+                if pieces:
+                    pieces[-1] += child.tail
+                else:
+                    pieces.append(child.tail)
+        else:
+            _byline_text(child, pieces)
+            if child.tail:
+                pieces.append(child.tail)
 
 
-def _license(tree: HtmlElement) -> str | None:
-    """A ``rel="license"`` link's licence, else a Creative Commons link's in a footer."""
+_CATEGORY_HREF = re.compile(rb"/categor(?:y|ies|s)?/")
+_TAG_HREF = re.compile(rb"/tag(?:y|ies|s)?/")
+# Creative Commons in a link's URL (".../by-sa/4.0") or text ("CC BY-SA 4.0"), as trafilatura
+# recognizes them, loosened to the markup around the text.
+_CC_URL = re.compile(rb"/(?:by-nc-nd|by-nc-sa|by-nc|by-nd|by-sa|by|zero)/[1-9]\.[0-9]")
+_CC_TEXT = re.compile(rb"(?:cc|creative\s+commons)[\s<]")
+
+
+def _license(tree: HtmlElement, lowered: bytes) -> str | None:
+    """trafilatura's extract_license (a rel="license" link; else a Creative Commons link in a
+    footer), each half run only where the page has something it can match."""
     from trafilatura.metadata import parse_license_element
 
-    in_footer: list[HtmlElement] = []
-    for link in tree.iter("a", "link"):
-        href = link.get("href")
-        if not href:
-            continue
-        if "license" in (link.get("rel") or "").lower().split():
-            if (found := parse_license_element(link, strict=False)) is not None:
+    if b"license" in lowered:
+        for element in tree.iterfind(".//a[@rel][@href]"):
+            if "license" in element.get("rel", "").lower().split():
+                if (found := parse_license_element(element, strict=False)) is not None:
+                    return found
+    if _CC_URL.search(lowered) or _CC_TEXT.search(lowered):
+        for element in _footer_links()(tree):
+            if (found := parse_license_element(element, strict=True)) is not None:
                 return found
-        elif "creativecommons.org" in href and link.tag == "a" and _in_footer(link):
-            in_footer.append(link)
-    for link in in_footer:
-        if (found := parse_license_element(link, strict=True)) is not None:
-            return found
     return None
 
 
-def _in_footer(element: HtmlElement) -> bool:
-    return any(
-        node.tag == "footer" or (node.tag == "div" and "footer" in f"{node.get('class')} {node.get('id')}")
-        for node in element.iterancestors()
-    )
+@functools.cache
+def _footer_links() -> Any:
+    from lxml.etree import XPath
+
+    return XPath('.//footer//a[@href]|.//div[contains(@class, "footer") or contains(@id, "footer")]//a[@href]')
 
 
 # --- dates and language --------------------------------------------------------------------------
@@ -266,13 +354,16 @@ _MODIFIED_KEYS = ("article:modified_time", "og:updated_time", "datemodified")
 _LANGUAGE_TAG = re.compile(r"[a-z]{2,3}(?:[-_][a-z0-9]{1,8})*", re.IGNORECASE)
 
 
-def _head_meta(tree: HtmlElement) -> dict[str, str]:
-    """name/property/itemprop/http-equiv (lower case) → content of the <head>'s meta tags (first
+def _head_meta(tree: HtmlElement, markup: bytes) -> dict[str, str]:
+    """name/property/itemprop/http-equiv (lower case) → content of the page's meta tags (first
     wins), and "html:lang" → the root element's language tag."""
     root = tree.getroottree().getroot()
     found: dict[str, str] = {}
+    # Stray text before the doctype (a server warning, say) makes libxml2 put the head's tags in
+    # the body: then the first meta tags of the whole page stand in for the head's.
     head = root.find("head")
-    for meta in head.iter("meta") if head is not None else ():
+    metas = head.iter("meta") if head is not None and head.find("meta") is not None else root.iter("meta")
+    for meta in metas:
         content = meta.get("content")
         if content is None:
             continue
@@ -280,42 +371,55 @@ def _head_meta(tree: HtmlElement) -> dict[str, str]:
             if (name := meta.get(key)) is not None:
                 found.setdefault(name.strip().lower(), content.strip())
     language = (root.get("lang") or "").strip()
+    if not language and (match := _HTML_LANG.search(markup, 0, 65536)):  # the <html> tag was dropped
+        language = match.group(1).decode("ascii")
     if _LANGUAGE_TAG.fullmatch(language):
         found["html:lang"] = language
     return found
 
 
-def _declared_times(head: dict[str, str], json_ld: list[str]) -> tuple[list[str], list[str]]:
-    """(published, modified) timestamps the page states: meta tags first, then JSON-LD."""
+_HTML_LANG = re.compile(rb"""<html\b[^>]*?\blang\s*=\s*["']?\s*([a-z]{2,3}(?:[-_][a-z0-9]{1,8})*)""", re.IGNORECASE)
+
+
+def _declared_times(head: dict[str, str], scripts: list[str]) -> tuple[list[str], list[str]]:
+    """(published, modified) timestamps the page states: meta tags first, then the
+    ``datePublished``/``dateModified`` of JSON in its scripts (JSON-LD, or a framework's page data)."""
     published = [value for key in _PUBLISHED_KEYS if (value := head.get(key))]
     modified = [value for key in _MODIFIED_KEYS if (value := head.get(key))]
-    for match in _JSON_DATE.finditer("\n".join(json_ld)):
+    for match in _JSON_DATE.finditer("\n".join(scripts)):
         (published if match.group(1) == "datePublished" else modified).append(match.group(2))
     return published, modified
 
 
+# Web pages are not older than this (htmldate's default lower bound): earlier declared dates are
+# placeholders such as 1970-01-01.
+_EARLIEST = datetime(1995, 1, 1, tzinfo=UTC)
+
+
 def _stated_time(value: str) -> datetime | None:
-    """An ISO 8601 timestamp as written (naive means UTC), None if it does not parse."""
+    """An ISO 8601 timestamp as written (naive means UTC), None if it is not one or not believable:
+    before 1995 or more than a day ahead."""
     try:
         stated = datetime.fromisoformat(value.strip())
-    except ValueError:
+        if stated.tzinfo is None:
+            stated = stated.replace(tzinfo=UTC)
+        stated.astimezone(UTC)  # near the ends of the calendar this overflows
+    except (ValueError, OverflowError):
         return None
-    return stated if stated.tzinfo is not None else stated.replace(tzinfo=UTC)
+    return stated if _EARLIEST <= stated <= datetime.now(UTC) + timedelta(days=1) else None
 
 
 def _published(stamps: list[str]) -> tuple[datetime | None, date | None]:
-    """The first declared publication time in UTC and its day as written (in the page's own time
-    zone), or (None, None). A declared time more than a day ahead is not believed."""
-    latest = datetime.now(UTC) + timedelta(days=1)
+    """The first believable declared publication time in UTC and its day as written (in the
+    page's own time zone), or (None, None)."""
     for value in stamps:
-        stated = _stated_time(value)
-        if stated is not None and stated <= latest:
+        if (stated := _stated_time(value)) is not None:
             return stated.astimezone(UTC), stated.date()
     return None, None
 
 
 def _modified(stamps: list[str]) -> datetime | None:
-    """The first declared last-modified time that parses, in UTC."""
+    """The first believable declared last-modified time, in UTC."""
     for value in stamps:
         if (stated := _stated_time(value)) is not None:
             return stated.astimezone(UTC)
