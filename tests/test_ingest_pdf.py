@@ -186,9 +186,18 @@ def test_each_passage_is_its_lines_text(origin: str, name: str) -> None:
                 assert len(matches) == 1, f"page {number}: no passage for line {line_text!r}"
                 passage = matches[0]
                 piece = draft.text[passage.char_start : passage.char_end]
-                if piece != line_text:  # joined: the line's hyphen was dropped with its break
-                    assert line_text[-1] in HYPHENS and piece == line_text[:-1], (piece, line_text)
-                    assert draft.text[passage.char_end].islower()
+                if piece == line_text or _without_ligature_gaps(line_text).fullmatch(piece):
+                    continue  # the same, or a space drawn inside a ligature ("Erﬁ nder") dropped
+                # joined: the line's hyphen was dropped with its break
+                assert line_text[-1] in HYPHENS and _without_ligature_gaps(line_text[:-1]).fullmatch(piece), (
+                    piece, line_text)
+                assert draft.text[passage.char_end].islower()
+
+
+def _without_ligature_gaps(line_text: str) -> re.Pattern[str]:
+    """The line's text with each space after an expanded ligature optional."""
+    parts = re.split("(?<=ff|fi|fl|st) ", line_text)
+    return re.compile(" ?".join(map(re.escape, parts)))
 
 
 @pytest.mark.parametrize(("origin", "name"), ALL_READABLE, ids=_ids(ALL_READABLE))

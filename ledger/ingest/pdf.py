@@ -413,9 +413,10 @@ def _metadata(doc: Any) -> dict[str, str]:
 
 
 def _read_pages(doc: Any, page_count: int, label: str, pymupdf: Any) -> list[list[_Line]]:
-    # flags 0: ligatures expanded, whitespace normalized, no images. Not
-    # TEXT_MEDIABOX_CLIP: clipping every character costs about 10% of the extraction;
-    # lines wholly off the page are dropped in _on_page instead.
+    # Ligatures kept (expanded by _TRANSLATION, after _real_spaces has looked at the spaces
+    # after them), whitespace normalized, no images. Not TEXT_MEDIABOX_CLIP: clipping every
+    # character costs about 10% of the extraction; lines wholly off the page are dropped in
+    # _on_page instead.
     use_xml = _PREFER_XML and hasattr(pymupdf.mupdf, "fz_print_stext_page_as_xml_with_flags")
     repaired = bool(doc.is_repaired)
     pages: list[list[_Line]] = []
@@ -429,11 +430,11 @@ def _read_pages(doc: Any, page_count: int, label: str, pymupdf: Any) -> list[lis
             page = doc.load_page(number)
             lines = None
             if use_xml:
-                textpage = page.get_textpage(flags=0)
+                textpage = page.get_textpage(flags=pymupdf.TEXT_PRESERVE_LIGATURES)
                 lines = _xml_lines(textpage, pymupdf)
                 area = tuple(textpage.rect)  # the unrotated page, as the lines' coordinates
             if lines is None:  # pymupdf clips characters itself unless told not to
-                lines = _dict_lines(page.get_textpage(clip=pymupdf.INFINITE_RECT(), flags=0))
+                lines = _dict_lines(page.get_textpage(clip=pymupdf.INFINITE_RECT(), flags=pymupdf.TEXT_PRESERVE_LIGATURES))
                 area = tuple(page.rect * page.derotation_matrix)
             lines = _on_page(lines, area)
         except IngestError:
@@ -492,6 +493,8 @@ def _xml_lines(textpage: Any, pymupdf: Any) -> list[_Line] | None:
         bboxes, directions, raws = (tuple(compress(c, is_line)) for c in (bboxes, directions, raws))
     if len(raws) != xml.count("<line "):
         return None
+    if "&#xfb0" in xml:
+        raws = tuple(_real_spaces(raws, [tuple(map(float, box.split())) for box in bboxes], textpage, _XML_LIGATURE_SPACE))
     numbers = iter(map(float, " ".join(bboxes).split()))
     boxes = zip(numbers, numbers, numbers, numbers)
     texts, soft_breaks = _line_texts(raws)
@@ -525,18 +528,84 @@ def _line_texts(raws: Sequence[str]) -> tuple[list[str], Iterable[bool]]:
 
 def _dict_lines(textpage: Any) -> list[_Line]:
     """Lines of a page from pymupdf's "dict" output: slower, used without the XML API."""
+    found = [
+        (block_number, raw_line)
+        for block_number, block in enumerate(textpage.extractDICT()["blocks"])
+        if block.get("type", 0) == 0
+        for raw_line in block["lines"]
+    ]
+    raws: Sequence[str] = ["".join(span["text"] for span in raw_line["spans"]) for _, raw_line in found]
+    if any(_LIGATURE_SPACE.search(raw) for raw in raws):
+        raws = _real_spaces(raws, [tuple(raw_line["bbox"]) for _, raw_line in found], textpage, _LIGATURE_SPACE)
     lines: list[_Line] = []
-    for block_number, block in enumerate(textpage.extractDICT()["blocks"]):
-        if block.get("type", 0) != 0:
-            continue
-        for raw_line in block["lines"]:
-            raw = "".join(span["text"] for span in raw_line["spans"])
-            text, soft_break = _normalize(raw.strip())
-            if text:
-                x0, y0, x1, y1 = (float(v) for v in raw_line["bbox"])
-                upright = _upright(raw_line["dir"])
-                lines.append(((x0, y0, x1, y1), text, block_number, soft_break, upright))
+    for (block_number, raw_line), raw in zip(found, raws, strict=True):
+        text, soft_break = _normalize(raw.strip())
+        if text:
+            x0, y0, x1, y1 = (float(v) for v in raw_line["bbox"])
+            upright = _upright(raw_line["dir"])
+            lines.append(((x0, y0, x1, y1), text, block_number, soft_break, upright))
     return lines
+
+
+#: a ligature followed by a space, in a line's text as mupdf's XML escapes it and as it is
+_XML_LIGATURE_SPACE: Final = re.compile(r"(&#xfb0[0-6];) ")
+_LIGATURE_SPACE: Final = re.compile("([\ufb00-\ufb06]) ")
+#: after a ligature, a space is a word break only if the next glyph starts at least this far
+#: (in font sizes) after the ligature's end
+_WORD_GAP: Final = 0.1
+
+
+def _real_spaces(
+    raws: Sequence[str], boxes: Sequence[tuple[float, ...]], textpage: Any, pattern: re.Pattern[str]
+) -> list[str]:
+    """The lines without the spaces some producers draw inside a ligature ("Erﬁ nder").
+
+    Such a space is a glyph of its own, placed back over the ligature, and the next letter
+    starts where the ligature ends; after a word that really ends in a ligature ("staﬀ
+    arrived") the next letter starts a space's width further on. The character positions of
+    just the lines with a ligature followed by a space are read from mupdf's text page; a line
+    that cannot be found there, or whose characters do not match its text, stays as it is.
+    """
+    fixed = list(raws)
+    for number, raw in enumerate(raws):
+        if pattern.search(raw) is None or (chars := _line_chars(textpage, boxes[number])) is None:
+            continue
+        keep = _word_breaks_after_ligatures(chars)
+        if len(keep) != len(pattern.findall(raw)):
+            continue
+        verdicts = iter(keep)
+        fixed[number] = pattern.sub(lambda match: match.group(0) if next(verdicts) else match.group(1), raw)
+    return fixed
+
+
+def _line_chars(textpage: Any, box: Sequence[float]) -> list[tuple[int, float, float, float]] | None:
+    """(code point, left, right, font size) of each character of the text line with this bbox."""
+    x0, y0, x1, y1 = box
+    blocks = getattr(textpage, "this", None)  # mupdf's own text page (pymupdf 1.24 and later)
+    if blocks is None or not hasattr(blocks, "begin"):
+        return None
+    for block in blocks:
+        inner = block.m_internal
+        outer = inner.bbox
+        if inner.type != 0 or outer.x0 > x0 + 0.01 or outer.y0 > y0 + 0.01 or outer.x1 < x1 - 0.01 or outer.y1 < y1 - 0.01:
+            continue
+        for line in block:
+            found = line.m_internal.bbox
+            if max(abs(found.x0 - x0), abs(found.y0 - y0), abs(found.x1 - x1), abs(found.y1 - y1)) < 0.01:
+                return [(c.c, c.quad.ul.x, c.quad.ur.x, c.size) for c in (char.m_internal for char in line)]
+    return None
+
+
+def _word_breaks_after_ligatures(chars: Sequence[tuple[int, float, float, float]]) -> list[bool]:
+    """For each ligature followed by a space in a line: whether the space is a word break."""
+    verdicts: list[bool] = []
+    for index in range(len(chars) - 1):
+        code, _, end, size = chars[index]
+        if not 0xFB00 <= code <= 0xFB06 or chars[index + 1][0] != 0x20:
+            continue
+        following = next((char for char in chars[index + 2 :] if char[0] != 0x20), None)
+        verdicts.append(following is None or following[1] - end >= _WORD_GAP * max(size, 1.0))
+    return verdicts
 
 
 def _upright(direction: Sequence[str | float]) -> bool:
