@@ -19,8 +19,10 @@ Passages
     surrounding whitespace, and without its trailing hyphen when it was joined.
 
 Normalization of each line
-    Ligatures expanded (pymupdf runs without ``TEXT_PRESERVE_LIGATURES``, and any
-    remaining U+FB00..U+FB06 is mapped: "ﬁ" -> "fi", "ﬅ"/"ﬆ" -> "st"); soft hyphens
+    Ligatures expanded (U+FB00..U+FB06 are mapped: "ﬁ" -> "fi", "ﬅ"/"ﬆ" -> "st"), and a
+    space that a producer drew back inside a ligature dropped ("Erﬁ nder" -> "Erfinder";
+    after a ligature a space is kept only if the next letter starts at least 0.1 em after
+    the ligature ends, as in "staﬀ arrived"); soft hyphens
     (U+00AD) removed; whitespace and control characters, including U+2028/U+2029,
     become plain spaces (pymupdf also runs without ``TEXT_PRESERVE_WHITESPACE``); NFC.
     Curly quotes, dashes and every other character are kept as written. Glyphs without
@@ -35,6 +37,12 @@ De-hyphenation
     "hyphen-" / "ated" gives the text "hyphenated" with passages "hyphen" and "ated".
     Lines are never joined across paragraphs, columns or pages, and a hyphen before an
     uppercase letter or a digit ("Just-in-" / "Time") is kept with its line break.
+
+Drop capitals
+    A line that is one capital letter at least two text lines tall, followed by a line
+    that starts right beside it in lower case, is the first letter of that line's first
+    word: the two are joined with nothing between them ("T" + "he archive" -> "The
+    archive"), in one paragraph.
 
 Reading order
     Lines are ordered geometrically per page by a recursive XY-cut on their bboxes: a
@@ -668,7 +676,9 @@ def _assemble(
             continued = following[2] == block and following[0][1] >= bbox[1] - rise
             start = position + len(separator)
             add_part(separator)
-            if not continued:
+            if not continued and len(text) == 1 and _drop_capital(bbox, text, following):
+                continued, separator = True, ""  # "T" + "he archive ...": one word again
+            elif not continued:
                 separator = paragraph_sep
             elif (soft_break or text[-1] in hyphens) and _hyphenated(text, soft_break, following[1]):
                 separator = ""
@@ -698,6 +708,21 @@ def _page_order(lines: Sequence[_Line]) -> list[_Line]:
         ordered.extend(line for line in lines if not line[4])
     ordered.append(_END_OF_PAGE)
     return ordered
+
+
+def _drop_capital(bbox: BBox, text: str, following: _Line) -> bool:
+    """True if ``text`` is a drop capital: one capital letter at least two lines tall whose
+    word goes on, in lower case, in the line that starts right beside it."""
+    (x0, y0, x1, y1), rest = following[0], following[1]
+    height = y1 - y0
+    return (
+        text.isupper()
+        and rest[:1].islower()
+        and bbox[3] - bbox[1] >= 1.8 * height
+        and bbox[2] - 1.0 <= x0 <= bbox[2] + 2 * height
+        and y0 < bbox[3]
+        and y1 > bbox[1]
+    )
 
 
 def _hyphenated(text: str, soft_break: bool, following: str) -> bool:
