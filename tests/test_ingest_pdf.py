@@ -515,3 +515,37 @@ def test_passage_draft_type() -> None:
     draft = _draft("fixtures", "multi-page.pdf")
     assert all(type(p) is PassageDraft for p in draft.passages)
     assert all(isinstance(v, float) for p in draft.passages for v in p.bbox or ())
+
+
+# --- drop capitals ------------------------------------------------------------------------------
+
+
+def _capital_page(capital: str, rest: str, *, capital_box: tuple[float, float, float, float] = (54, 117, 77, 168),
+                  rest_x: float = 84) -> str:
+    """Assemble one page: a capital beside two body lines (13 pt tall)."""
+    lines = [
+        (capital_box, capital, 0, False, True),
+        ((rest_x, 119.5, 280, 132.8), rest, 1, False, True),
+        ((rest_x, 132.0, 258, 145.3), "pilots who guided ships", 1, False, True),
+    ]
+    text, _, _ = pdf_module._assemble([lines])
+    return text
+
+
+def test_a_drop_capital_is_joined_to_its_word() -> None:
+    assert _capital_page("T", "he archive holds letters").startswith("The archive holds letters\npilots")
+
+
+@pytest.mark.parametrize(
+    ("capital", "rest", "box", "x"),
+    [
+        ("I", "was born by the harbour", (54, 117, 77, 168), 84),  # a word of its own
+        ("T", "he archive holds letters", (54, 117, 77, 127), 84),  # not taller than a line
+        ("T", "He archive holds letters", (54, 117, 77, 168), 84),  # the next line starts a sentence
+        ("T", "he archive holds letters", (54, 117, 77, 168), 200),  # not beside it
+    ],
+)
+def test_what_is_not_a_drop_capital_stays_apart(
+    capital: str, rest: str, box: tuple[float, float, float, float], x: float
+) -> None:
+    assert _capital_page(capital, rest, capital_box=box, rest_x=x).startswith(f"{capital}\n\n{rest}")

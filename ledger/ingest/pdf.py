@@ -42,7 +42,8 @@ Drop capitals
     A line that is one capital letter at least two text lines tall, followed by a line
     that starts right beside it in lower case, is the first letter of that line's first
     word: the two are joined with nothing between them ("T" + "he archive" -> "The
-    archive"), in one paragraph.
+    archive"), in one paragraph. Not "A", "I" and "O", which are words of their own as
+    often as not ("I" + "was born"): they stay a paragraph of their own, as before.
 
 Reading order
     Lines are ordered geometrically per page by a recursive XY-cut on their bboxes: a
@@ -710,6 +711,11 @@ def _page_order(lines: Sequence[_Line]) -> list[_Line]:
     return ordered
 
 
+#: capitals that start with a word of their own as often as not ("I was", "A long", "O Brasil"):
+#: as drop capitals they are left apart rather than glued to the next word
+_WORD_LETTERS: Final = frozenset("AIO")
+
+
 def _drop_capital(bbox: BBox, text: str, following: _Line) -> bool:
     """True if ``text`` is a drop capital: one capital letter at least two lines tall whose
     word goes on, in lower case, in the line that starts right beside it."""
@@ -717,6 +723,7 @@ def _drop_capital(bbox: BBox, text: str, following: _Line) -> bool:
     height = y1 - y0
     return (
         text.isupper()
+        and text not in _WORD_LETTERS
         and rest[:1].islower()
         and bbox[3] - bbox[1] >= 1.8 * height
         and bbox[2] - 1.0 <= x0 <= bbox[2] + 2 * height
