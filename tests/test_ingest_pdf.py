@@ -48,10 +48,16 @@ FORBIDDEN = "".join(map(chr, range(0xFB00, 0xFB07))) + "\u00ad"
 HYPHENS = "-\u2010"
 #: "words" without TEXT_USE_CID_FOR_UNKNOWN_UNICODE: the ingester gives U+FFFD for glyphs
 #: without a Unicode mapping instead of their raw character ids (which read as garbage, e.g.
-#: "$IE 2EDAKTION" for "Die Redaktion" in the German magazine)
-WORD_FLAGS = pymupdf.TEXTFLAGS_WORDS & ~pymupdf.TEXT_USE_CID_FOR_UNKNOWN_UNICODE
+#: "$IE 2EDAKTION" for "Die Redaktion" in the German magazine). Ligatures expanded, as the
+#: ingester reads them: kept, mupdf makes no space from the gap after one ("staﬀarrived").
+WORD_FLAGS = pymupdf.TEXTFLAGS_WORDS & ~pymupdf.TEXT_USE_CID_FOR_UNKNOWN_UNICODE & ~pymupdf.TEXT_PRESERVE_LIGATURES
 #: lines are read unclipped; lines wholly off the page are dropped, partly off kept whole
-LINE_FLAGS = pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_USE_CID_FOR_UNKNOWN_UNICODE & ~pymupdf.TEXT_MEDIABOX_CLIP
+LINE_FLAGS = (
+    pymupdf.TEXTFLAGS_DICT
+    & ~pymupdf.TEXT_USE_CID_FOR_UNKNOWN_UNICODE
+    & ~pymupdf.TEXT_MEDIABOX_CLIP
+    & ~pymupdf.TEXT_PRESERVE_LIGATURES
+)
 BBOX_TOLERANCE = 0.5  # points; line bboxes come from mupdf's XML with 8 significant digits
 
 
@@ -521,12 +527,12 @@ def test_passage_draft_type() -> None:
 
 
 def _capital_page(capital: str, rest: str, *, capital_box: tuple[float, float, float, float] = (54, 117, 77, 168),
-                  rest_x: float = 84) -> str:
+                  rest_x: float = 84, second_block: int = 1) -> str:
     """Assemble one page: a capital beside two body lines (13 pt tall)."""
     lines = [
         (capital_box, capital, 0, False, True),
         ((rest_x, 119.5, 280, 132.8), rest, 1, False, True),
-        ((rest_x, 132.0, 258, 145.3), "pilots who guided ships", 1, False, True),
+        ((rest_x, 132.0, 258, 145.3), "pilots who guided ships", second_block, False, True),
     ]
     text, _, _ = pdf_module._assemble([lines])
     return text
@@ -549,3 +555,8 @@ def test_what_is_not_a_drop_capital_stays_apart(
     capital: str, rest: str, box: tuple[float, float, float, float], x: float
 ) -> None:
     assert _capital_page(capital, rest, capital_box=box, rest_x=x).startswith(f"{capital}\n\n{rest}")
+
+
+def test_a_large_letter_beside_a_single_line_is_a_label_not_a_drop_capital() -> None:
+    text = _capital_page("N", "north is up on this map", second_block=2)
+    assert text.startswith("N\n\nnorth is up on this map")

@@ -19,10 +19,11 @@ Passages
     surrounding whitespace, and without its trailing hyphen when it was joined.
 
 Normalization of each line
-    Ligatures expanded (U+FB00..U+FB06 are mapped: "ﬁ" -> "fi", "ﬅ"/"ﬆ" -> "st"), and a
-    space that a producer drew back inside a ligature dropped ("Erﬁ nder" -> "Erfinder";
-    after a ligature a space is kept only if the next letter starts at least 0.1 em after
-    the ligature ends, as in "staﬀ arrived"); soft hyphens
+    Ligatures expanded (pymupdf runs without ``TEXT_PRESERVE_LIGATURES``, which also folds
+    presentation forms, and any remaining U+FB00..U+FB06 is mapped: "ﬁ" -> "fi", "ﬅ"/"ﬆ" ->
+    "st"), and a space that a producer drew back inside an ff/fi/fl/ffi/ffl ligature dropped
+    ("Erﬁ nder" -> "Erfinder": the space starts before the ligature ends and the next letter
+    less than 0.1 em after it; "staﬀ arrived" keeps its space); soft hyphens
     (U+00AD) removed; whitespace and control characters, including U+2028/U+2029,
     become plain spaces (pymupdf also runs without ``TEXT_PRESERVE_WHITESPACE``); NFC.
     Curly quotes, dashes and every other character are kept as written. Glyphs without
@@ -39,11 +40,11 @@ De-hyphenation
     uppercase letter or a digit ("Just-in-" / "Time") is kept with its line break.
 
 Drop capitals
-    A line that is one capital letter at least two text lines tall, followed by a line
-    that starts right beside it in lower case, is the first letter of that line's first
-    word: the two are joined with nothing between them ("T" + "he archive" -> "The
-    archive"), in one paragraph. Not "A", "I" and "O", which are words of their own as
-    often as not ("I" + "was born"): they stay a paragraph of their own, as before.
+    A line that is one capital letter, with the first two lines of a paragraph beside it
+    (the first starting within an em of it, at its top, in lower case), is the first
+    letter of that paragraph's first word: the two are joined with nothing between them
+    ("T" + "he archive" -> "The archive"). Not the capitals that are often words of their
+    own ("I" + "was born"; A E I O U Y, and Cyrillic and Greek ones): they stay apart.
 
 Reading order
     Lines are ordered geometrically per page by a recursive XY-cut on their bboxes: a
@@ -85,7 +86,7 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime, timedelta, timezone
 from itertools import accumulate, compress, islice, repeat
 from operator import itemgetter, lt, not_
@@ -422,10 +423,9 @@ def _metadata(doc: Any) -> dict[str, str]:
 
 
 def _read_pages(doc: Any, page_count: int, label: str, pymupdf: Any) -> list[list[_Line]]:
-    # Ligatures kept (expanded by _TRANSLATION, after _real_spaces has looked at the spaces
-    # after them), whitespace normalized, no images. Not TEXT_MEDIABOX_CLIP: clipping every
-    # character costs about 10% of the extraction; lines wholly off the page are dropped in
-    # _on_page instead.
+    # flags 0: ligatures expanded (and presentation forms folded), whitespace normalized, no
+    # images. Not TEXT_MEDIABOX_CLIP: clipping every character costs about 10% of the
+    # extraction; lines wholly off the page are dropped in _on_page instead.
     use_xml = _PREFER_XML and hasattr(pymupdf.mupdf, "fz_print_stext_page_as_xml_with_flags")
     repaired = bool(doc.is_repaired)
     pages: list[list[_Line]] = []
@@ -439,11 +439,11 @@ def _read_pages(doc: Any, page_count: int, label: str, pymupdf: Any) -> list[lis
             page = doc.load_page(number)
             lines = None
             if use_xml:
-                textpage = page.get_textpage(flags=pymupdf.TEXT_PRESERVE_LIGATURES)
+                textpage = page.get_textpage(flags=0)
                 lines = _xml_lines(textpage, pymupdf)
                 area = tuple(textpage.rect)  # the unrotated page, as the lines' coordinates
             if lines is None:  # pymupdf clips characters itself unless told not to
-                lines = _dict_lines(page.get_textpage(clip=pymupdf.INFINITE_RECT(), flags=pymupdf.TEXT_PRESERVE_LIGATURES))
+                lines = _dict_lines(page.get_textpage(clip=pymupdf.INFINITE_RECT(), flags=0))
                 area = tuple(page.rect * page.derotation_matrix)
             lines = _on_page(lines, area)
         except IngestError:
@@ -502,8 +502,9 @@ def _xml_lines(textpage: Any, pymupdf: Any) -> list[_Line] | None:
         bboxes, directions, raws = (tuple(compress(c, is_line)) for c in (bboxes, directions, raws))
     if len(raws) != xml.count("<line "):
         return None
-    if "&#xfb0" in xml:
-        raws = tuple(_real_spaces(raws, [tuple(map(float, box.split())) for box in bboxes], textpage, _XML_LIGATURE_SPACE))
+    if _LIGATURE_END_SPACE.search(xml):
+        boxes_of = [tuple(map(float, box.split())) for box in bboxes]
+        raws = tuple(_real_spaces(raws, boxes_of, [d == _UPRIGHT or _upright(d.split()) for d in directions], textpage))
     numbers = iter(map(float, " ".join(bboxes).split()))
     boxes = zip(numbers, numbers, numbers, numbers)
     texts, soft_breaks = _line_texts(raws)
@@ -544,8 +545,9 @@ def _dict_lines(textpage: Any) -> list[_Line]:
         for raw_line in block["lines"]
     ]
     raws: Sequence[str] = ["".join(span["text"] for span in raw_line["spans"]) for _, raw_line in found]
-    if any(_LIGATURE_SPACE.search(raw) for raw in raws):
-        raws = _real_spaces(raws, [tuple(raw_line["bbox"]) for _, raw_line in found], textpage, _LIGATURE_SPACE)
+    if any(_LIGATURE_END_SPACE.search(raw) for raw in raws):
+        raws = _real_spaces(raws, [tuple(raw_line["bbox"]) for _, raw_line in found],
+                            [_upright(raw_line["dir"]) for _, raw_line in found], textpage)
     lines: list[_Line] = []
     for (block_number, raw_line), raw in zip(found, raws, strict=True):
         text, soft_break = _normalize(raw.strip())
@@ -556,65 +558,96 @@ def _dict_lines(textpage: Any) -> list[_Line]:
     return lines
 
 
-#: a ligature followed by a space, in a line's text as mupdf's XML escapes it and as it is
-_XML_LIGATURE_SPACE: Final = re.compile(r"(&#xfb0[0-6];) ")
-_LIGATURE_SPACE: Final = re.compile("([\ufb00-\ufb06]) ")
-#: after a ligature, a space is a word break only if the next glyph starts at least this far
+#: a word ending in what may be an expanded ligature ("ff", "fi", "fl", "ffi", "ffl"), a space,
+#: and more text: the only places where a space drawn inside a ligature can show
+_LIGATURE_END_SPACE: Final = re.compile(r"f[fil] (?=\S)")
+#: such a space is drawn inside a ligature only if the next letter starts less than this
 #: (in font sizes) after the ligature's end
 _WORD_GAP: Final = 0.1
 
 
 def _real_spaces(
-    raws: Sequence[str], boxes: Sequence[tuple[float, ...]], textpage: Any, pattern: re.Pattern[str]
+    raws: Sequence[str], boxes: Sequence[tuple[float, ...]], upright: Sequence[bool], textpage: Any
 ) -> list[str]:
     """The lines without the spaces some producers draw inside a ligature ("Erﬁ nder").
 
-    Such a space is a glyph of its own, placed back over the ligature, and the next letter
-    starts where the ligature ends; after a word that really ends in a ligature ("staﬀ
-    arrived") the next letter starts a space's width further on. The character positions of
-    just the lines with a ligature followed by a space are read from mupdf's text page; a line
-    that cannot be found there, or whose characters do not match its text, stays as it is.
+    mupdf expands a ligature into its letters, the first with the glyph's width and the others
+    with none. Such a space is a glyph of its own placed back over the ligature (it starts
+    before the ligature ends), and the next letter starts where the ligature ends. A word that
+    really ends in a ligature ("staﬀ arrived") has its space, drawn or made by mupdf from a
+    gap, starting at the ligature's end. The characters of just the candidate lines (up to the
+    last candidate) are read from mupdf's text page, the lines found by their bboxes; a line
+    that cannot be found, or whose characters do not match its text, stays as it is. Upright
+    lines only.
     """
-    fixed = list(raws)
+    wanted: dict[tuple[float, ...], tuple[int, str, list[int]]] = {}
     for number, raw in enumerate(raws):
-        if pattern.search(raw) is None or (chars := _line_chars(textpage, boxes[number])) is None:
+        if upright[number] and _LIGATURE_END_SPACE.search(raw):
+            text = _XML_ENTITY.sub(_xml_char, raw) if "&" in raw else raw
+            starts = [match.start() for match in _LIGATURE_END_SPACE.finditer(text)]
+            wanted[_box_key(boxes[number])] = (number, text, starts)
+    fixed = list(raws)
+    for (number, text, starts), chars in _lines_chars(textpage, wanted):
+        if "".join(chr(char.c) for char in chars) != text[: len(chars)]:
             continue
-        keep = _word_breaks_after_ligatures(chars)
-        if len(keep) != len(pattern.findall(raw)):
+        keep = [_word_break(chars, start + 1) for start in starts]
+        if all(keep) or len(keep) != len(_LIGATURE_END_SPACE.findall(raws[number])):
             continue
         verdicts = iter(keep)
-        fixed[number] = pattern.sub(lambda match: match.group(0) if next(verdicts) else match.group(1), raw)
+        fixed[number] = _LIGATURE_END_SPACE.sub(
+            lambda match: match.group(0) if next(verdicts) else match.group(0)[:-1], raws[number])
     return fixed
 
 
-def _line_chars(textpage: Any, box: Sequence[float]) -> list[tuple[int, float, float, float]] | None:
-    """(code point, left, right, font size) of each character of the text line with this bbox."""
-    x0, y0, x1, y1 = box
-    blocks = getattr(textpage, "this", None)  # mupdf's own text page (pymupdf 1.24 and later)
-    if blocks is None or not hasattr(blocks, "begin"):
-        return None
+def _box_key(box: Sequence[float]) -> tuple[float, ...]:
+    return tuple(round(float(value), 1) for value in box)
+
+
+_Wanted = tuple[int, str, list[int]]
+
+
+def _lines_chars(textpage: Any, wanted: Mapping[tuple[float, ...], _Wanted]) -> Iterator[tuple[_Wanted, list[Any]]]:
+    """Each wanted text line with mupdf's characters, up to its last candidate's next letter,
+    in one walk of mupdf's text page; nothing where pymupdf does not expose it (before 1.24)."""
+    blocks = getattr(textpage, "this", None)
+    if not wanted or blocks is None or not hasattr(blocks, "begin"):
+        return
+    left = len(wanted)
     for block in blocks:
         inner = block.m_internal
-        outer = inner.bbox
-        if inner.type != 0 or outer.x0 > x0 + 0.01 or outer.y0 > y0 + 0.01 or outer.x1 < x1 - 0.01 or outer.y1 < y1 - 0.01:
+        if inner.type != 0:
             continue
+        area = inner.bbox
+        x0, y0, x1, y1 = area.x0 - 0.1, area.y0 - 0.1, area.x1 + 0.1, area.y1 + 0.1
+        if not any(x0 <= a <= c <= x1 and y0 <= b <= d <= y1 for a, b, c, d in wanted):
+            continue  # walking a block's lines costs more than looking at its bbox
         for line in block:
-            found = line.m_internal.bbox
-            if max(abs(found.x0 - x0), abs(found.y0 - y0), abs(found.x1 - x1), abs(found.y1 - y1)) < 0.01:
-                return [(c.c, c.quad.ul.x, c.quad.ur.x, c.size) for c in (char.m_internal for char in line)]
-    return None
+            box = line.m_internal.bbox
+            entry = wanted.get(_box_key((box.x0, box.y0, box.x1, box.y1)))
+            if entry is None:
+                continue
+            last = entry[2][-1] + 2  # the space after the last candidate
+            chars: list[Any] = []
+            for char in line:
+                inner_char = char.m_internal
+                chars.append(inner_char)
+                if len(chars) > last + 1 and inner_char.c != 0x20:
+                    break  # the letter after that space: enough
+            yield entry, chars
+            left -= 1
+            if not left:
+                return
 
 
-def _word_breaks_after_ligatures(chars: Sequence[tuple[int, float, float, float]]) -> list[bool]:
-    """For each ligature followed by a space in a line: whether the space is a word break."""
-    verdicts: list[bool] = []
-    for index in range(len(chars) - 1):
-        code, _, end, size = chars[index]
-        if not 0xFB00 <= code <= 0xFB06 or chars[index + 1][0] != 0x20:
-            continue
-        following = next((char for char in chars[index + 2 :] if char[0] != 0x20), None)
-        verdicts.append(following is None or following[1] - end >= _WORD_GAP * max(size, 1.0))
-    return verdicts
+def _word_break(chars: Sequence[Any], tail: int) -> bool:
+    """Whether the space after ``chars[tail]`` (what may be a ligature's last letter) is a word
+    break; mupdf's characters, their positions read only here."""
+    tail_quad, space_quad = chars[tail].quad, chars[tail + 1].quad
+    end = tail_quad.ur.x
+    if tail_quad.ul.x < end - 0.01 or space_quad.ul.x >= end - 0.25 * (space_quad.ur.x - space_quad.ul.x):
+        return True  # the letter has a width of its own, or the space does not reach back over it
+    following = next((char for char in chars[tail + 2 :] if char.c != 0x20), None)
+    return following is None or following.quad.ul.x - end >= _WORD_GAP * chars[tail].size
 
 
 def _upright(direction: Sequence[str | float]) -> bool:
@@ -671,13 +704,13 @@ def _assemble(
         ordered = _page_order(lines)
         separator = _PAGE_SEP if position else ""
         continued = False  # does this line continue the previous line's paragraph?
-        for (bbox, text, block, soft_break, _), following in zip(ordered, islice(ordered, 1, None)):
+        for index, ((bbox, text, block, soft_break, _), following) in enumerate(zip(ordered, islice(ordered, 1, None))):
             if not continued:
                 paragraph += 1
             continued = following[2] == block and following[0][1] >= bbox[1] - rise
             start = position + len(separator)
             add_part(separator)
-            if not continued and len(text) == 1 and _drop_capital(bbox, text, following):
+            if not continued and len(text) == 1 and _drop_capital(bbox, text, following, ordered[index + 2 :][:1]):
                 continued, separator = True, ""  # "T" + "he archive ...": one word again
             elif not continued:
                 separator = paragraph_sep
@@ -711,25 +744,25 @@ def _page_order(lines: Sequence[_Line]) -> list[_Line]:
     return ordered
 
 
-#: capitals that start with a word of their own as often as not ("I was", "A long", "O Brasil"):
-#: as drop capitals they are left apart rather than glued to the next word
-_WORD_LETTERS: Final = frozenset("AIO")
+#: capitals that are words of their own as often as not in the languages most written in
+#: these scripts ("I was", "A long", "O Brasil", "Y entonces", "E poi", "Я родился", "В
+#: городе", "Ο Νίκος"): as drop capitals they are left apart rather than glued to the next word
+_WORD_LETTERS: Final = frozenset("AEIOUYАВИКОСУЯΗΟ")
 
 
-def _drop_capital(bbox: BBox, text: str, following: _Line) -> bool:
-    """True if ``text`` is a drop capital: one capital letter at least two lines tall whose
-    word goes on, in lower case, in the line that starts right beside it."""
+def _drop_capital(bbox: BBox, text: str, following: _Line, after: Sequence[_Line]) -> bool:
+    """True if ``text`` is a drop capital: one capital letter beside the first two lines of
+    the text it begins, at least as tall as both, whose word goes on in lower case in the
+    first of them, which starts within an em of it."""
     (x0, y0, x1, y1), rest = following[0], following[1]
     height = y1 - y0
-    return (
-        text.isupper()
-        and text not in _WORD_LETTERS
-        and rest[:1].islower()
-        and bbox[3] - bbox[1] >= 1.8 * height
-        and bbox[2] - 1.0 <= x0 <= bbox[2] + 2 * height
-        and y0 < bbox[3]
-        and y1 > bbox[1]
-    )
+    if not (text.isupper() and text not in _WORD_LETTERS and rest[:1].islower() and height > 0):
+        return False
+    beside = bbox[3] - bbox[1] >= 1.8 * height and bbox[2] - 1.0 <= x0 <= bbox[2] + height
+    if not beside or abs(y0 - bbox[1]) > height:  # the first line starts at the capital's top
+        return False
+    # the second line of that text is beside the capital too
+    return bool(after) and after[0][2] == following[2] and after[0][0][1] < bbox[3] and abs(after[0][0][0] - x0) <= 1.0
 
 
 def _hyphenated(text: str, soft_break: bool, following: str) -> bool:
