@@ -144,12 +144,25 @@ def run(connection: Connection, statement: ClauseElement, params: Mapping[str, A
     given = {**defaults, **params} if params else defaults
     values = [given[name] if convert is None else convert(given[name])
               for name, convert in zip(names, converters, strict=True)]
+    return _on_driver(connection, sql, values if positional else dict(zip(names, values, strict=True)))
+
+
+def _on_driver(connection: Connection, sql: str, parameters: Any, *, many: bool = False) -> list[Any]:
+    """Execute SQL on the DBAPI cursor of the connection's own transaction; the rows it returns.
+
+    A driver error is raised as SQLAlchemy's DBAPIError, as SQLAlchemy would raise it, so that
+    callers (the lock retries in ``db.run_write``) see one kind of error.
+    """
     cursor = connection.connection.cursor()
     try:
-        cursor.execute(sql, values if positional else dict(zip(names, values, strict=True)))
+        if many:
+            cursor.executemany(sql, parameters)
+            return []
+        cursor.execute(sql, parameters)
         return list(cursor.fetchall()) if cursor.description else []
     except connection.dialect.loaded_dbapi.Error as error:
-        raise exc.DBAPIError.instance(sql, values, error, connection.dialect.loaded_dbapi.Error) from error
+        shown = parameters[:1] if many else parameters
+        raise exc.DBAPIError.instance(sql, shown, error, connection.dialect.loaded_dbapi.Error) from error
     finally:
         cursor.close()
 
@@ -245,15 +258,9 @@ def insert_columns(
     data: list[Any] = list(zip(*values, strict=True))
     if not positional:
         data = [dict(zip(order, record, strict=True)) for record in data]
-    # The DBAPI cursor of the connection's own transaction: SQLAlchemy's exec_driver_sql would
-    # walk every parameter row again in Python before handing them over.
-    cursor = connection.connection.cursor()
-    try:
-        cursor.executemany(sql, data)
-    except connection.dialect.loaded_dbapi.Error as error:
-        raise exc.DBAPIError.instance(sql, data[:1], error, connection.dialect.loaded_dbapi.Error) from error
-    finally:
-        cursor.close()
+    # Straight to the driver: SQLAlchemy's exec_driver_sql would walk every parameter row again
+    # in Python before handing them over.
+    _on_driver(connection, sql, data, many=True)
 
 
 @contextmanager
@@ -471,9 +478,6 @@ def source_row(connection: Connection, source_id: int) -> Mapping[Any, Any]:
 def passage_count(connection: Connection, source_id: int) -> int:
     """How many passages a source has."""
     return int(connection.execute(_PASSAGE_COUNT, {"id": source_id}).scalar_one())
-
-
-_INSERT_SOURCE = insert(sources)
 
 
 def insert_source(

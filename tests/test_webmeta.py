@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from ledger.ingest.base import SourceDraft
 from ledger.ingest.html import read_html
 
 PROSE = (
@@ -28,6 +29,10 @@ def _page(head: str = "", before: str = "", after: str = "", *, title: str = "Ha
     )
 
 
+def _with_json_ld(ld: str) -> SourceDraft:
+    return read_html(_page(f"<script type='application/ld+json'>{ld}</script>"))
+
+
 # --- author ---------------------------------------------------------------------------------------
 
 
@@ -38,27 +43,27 @@ def test_meta_author_wins_over_a_byline() -> None:
 
 def test_json_ld_author_is_read() -> None:
     ld = '{"@context": "https://schema.org", "@type": "NewsArticle", "author": {"@type": "Person", "name": "Mei Chen"}}'
-    draft = read_html(_page(f"<script type='application/ld+json'>{ld}</script>"))
+    draft = _with_json_ld(ld)
     assert draft.author == "Mei Chen"
 
 
 def test_json_ld_with_escapes_and_raw_newlines_is_read() -> None:
     ld = '{"@context": "https://schema.org", "@type": "NewsArticle",\n "author": {"name": "Jos\\u00e9\n Ortega"}}'
-    draft = read_html(_page(f"<script type='application/ld+json'>{ld}</script>"))
+    draft = _with_json_ld(ld)
     assert draft.author == "José Ortega"
 
 
 def test_json_ld_values_lose_their_markup_and_entities() -> None:
     ld = ('{"@context": "https://schema.org", "@type": "NewsArticle", "headline": "<span>Tagged</span> headline",'
           ' "publisher": {"@type": "Organization", "name": "Ben &amp; Jerry"}}')
-    draft = read_html(_page(f"<script type='application/ld+json'>{ld}</script>"))
+    draft = _with_json_ld(ld)
     assert draft.title == "Tagged headline"
     assert draft.publisher == "Ben & Jerry"
 
 
 def test_broken_json_ld_still_yields_its_author() -> None:
     ld = '{"@context": "https://schema.org", "@type": "NewsArticle", "author": {"name": "Mei Chen"},}'
-    draft = read_html(_page(f"<script type='application/ld+json'>{ld}</script>"))
+    draft = _with_json_ld(ld)
     assert draft.author == "Mei Chen"
 
 
@@ -128,7 +133,7 @@ def test_declared_time_is_kept_with_its_day_as_written() -> None:
 
 def test_json_ld_date_published_when_no_meta_tag_states_it() -> None:
     ld = '{"@context": "https://schema.org", "@type": "NewsArticle", "datePublished": "2023-10-05T08:00:00Z"}'
-    draft = read_html(_page(f"<script type='application/ld+json'>{ld}</script>"))
+    draft = _with_json_ld(ld)
     assert draft.published_at == datetime(2023, 10, 5, 8, tzinfo=UTC)
 
 

@@ -710,7 +710,7 @@ def _assemble(
             continued = following[2] == block and following[0][1] >= bbox[1] - rise
             start = position + len(separator)
             add_part(separator)
-            if not continued and len(text) == 1 and _drop_capital(bbox, text, following, ordered[index + 2 :][:1]):
+            if not continued and len(text) == 1 and _drop_capital(bbox, text, following, ordered[index + 2 : index + 3]):
                 continued, separator = True, ""  # "T" + "he archive ...": one word again
             elif not continued:
                 separator = paragraph_sep

@@ -64,7 +64,7 @@ def read_metadata(tree: HtmlElement, markup: bytes, *, url: str | None, encoding
     found = _document(tree, markup.lower(), json_ld, url)
     head = _head_meta(tree, markup)
     published, modified = _declared_times(head, [element.text for element in scripts])
-    published_at, day = _published(published)
+    published_at, day = _first_believable(published)
     if published_at is None and (day := _searched_date(tree, found.url)) is not None:
         published_at = datetime(day.year, day.month, day.day, tzinfo=UTC)
     extra = {
@@ -86,7 +86,7 @@ def read_metadata(tree: HtmlElement, markup: bytes, *, url: str | None, encoding
         author=clean(found.author),
         publisher=clean(found.sitename),
         published_at=published_at,
-        modified_at=_modified(modified),
+        modified_at=_first_believable(modified)[0],
         extra={key: cleaned for key, value in extra.items() if (cleaned := clean(value))},
     )
 
@@ -228,7 +228,7 @@ _DISCARD_CLASS = re.compile(
 def _byline(tree: HtmlElement) -> str | None:
     from trafilatura.json_metadata import normalize_authors
 
-    found: list[Any] = _marks_xpath()(tree)  # <author> elements and attribute values, in document order
+    found: list[Any] = _xpath(_MARKS)(tree)  # <author> elements and attribute values, in document order
     values = [item.lower() if isinstance(item, str) else "author" for item in found]
     tiers: tuple[dict[Any, None], ...] = ({}, {}, {})
     starts = list(accumulate((len(value) + 1 for value in values), initial=0))
@@ -251,10 +251,11 @@ def _byline(tree: HtmlElement) -> str | None:
 
 
 @functools.cache
-def _marks_xpath() -> Any:
+def _xpath(expression: str) -> Any:
+    """An XPath compiled once (lxml loads on first use: `import ledger` stays light)."""
     from lxml.etree import XPath
 
-    return XPath(_MARKS)
+    return XPath(expression)
 
 
 def _tier(element: HtmlElement) -> int | None:
@@ -333,17 +334,13 @@ def _license(tree: HtmlElement, lowered: bytes) -> str | None:
                 if (found := parse_license_element(element, strict=False)) is not None:
                     return found
     if _CC_URL.search(lowered) or _CC_TEXT.search(lowered):
-        for element in _footer_links()(tree):
+        for element in _xpath(_FOOTER_LINKS)(tree):
             if (found := parse_license_element(element, strict=True)) is not None:
                 return found
     return None
 
 
-@functools.cache
-def _footer_links() -> Any:
-    from lxml.etree import XPath
-
-    return XPath('.//footer//a[@href]|.//div[contains(@class, "footer") or contains(@id, "footer")]//a[@href]')
+_FOOTER_LINKS = './/footer//a[@href]|.//div[contains(@class, "footer") or contains(@id, "footer")]//a[@href]'
 
 
 # --- dates and language --------------------------------------------------------------------------
@@ -409,21 +406,13 @@ def _stated_time(value: str) -> datetime | None:
     return stated if _EARLIEST <= stated <= datetime.now(UTC) + timedelta(days=1) else None
 
 
-def _published(stamps: list[str]) -> tuple[datetime | None, date | None]:
-    """The first believable declared publication time in UTC and its day as written (in the
-    page's own time zone), or (None, None)."""
+def _first_believable(stamps: list[str]) -> tuple[datetime | None, date | None]:
+    """The first believable declared time in UTC and its day as written (in the page's own
+    time zone), or (None, None)."""
     for value in stamps:
         if (stated := _stated_time(value)) is not None:
             return stated.astimezone(UTC), stated.date()
     return None, None
-
-
-def _modified(stamps: list[str]) -> datetime | None:
-    """The first believable declared last-modified time, in UTC."""
-    for value in stamps:
-        if (stated := _stated_time(value)) is not None:
-            return stated.astimezone(UTC)
-    return None
 
 
 def _searched_date(tree: HtmlElement, url: str | None) -> date | None:
