@@ -14,7 +14,9 @@ where they cost it about half of the time it takes to read a page:
   parts, dates and figures were cut. Here one XPath collects the marking attributes, a regular
   expression over them finds the candidates, and only those are checked against the same tiers
   and cuts.
-* The category, tag and licence searches run only on pages whose markup could match them.
+* Category and tag links: trafilatura walks the page once per XPath of its lists (ten); here
+  the same tests are made on the ancestors of the few links whose href can qualify. The licence
+  search in footers runs only on pages whose markup could match it.
 
 The publication date is the one the page declares (``article:published_time``, or a
 ``datePublished`` in JSON-LD or other script data), with its time of day; only a page that
@@ -32,6 +34,7 @@ import html
 import json
 import re
 from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from itertools import accumulate
@@ -107,7 +110,6 @@ def _document(tree: HtmlElement, lowered: bytes, json_ld: list[str], url: str | 
     from courlan import extract_domain
     from trafilatura.metadata import (
         examine_meta,
-        extract_catstags,
         extract_sitename,
         extract_title,
         extract_url,
@@ -135,12 +137,13 @@ def _document(tree: HtmlElement, lowered: bytes, json_ld: list[str], url: str | 
             found.sitename = found.sitename.title()
     elif found.url and (host := _HOST.match(found.url)):
         found.sitename = host[1]
-    # trafilatura's category and tag links (their href has /category/, /tags/, ...): its
-    # searches only where such a link can exist
+    links = _links(tree.getroottree().getroot())
     if not found.categories:
-        found.categories = extract_catstags("category", tree) if _CATEGORY_HREF.search(lowered) else _sections(tree)
-    if not found.tags and _TAG_HREF.search(lowered):
-        found.tags = extract_catstags("tag", tree)
+        found.categories = _grouped_links(links, _CATEGORY_PATH, _CATEGORY_GROUPS)
+        if found.categories is None:
+            found.categories = _sections(tree)
+    if not found.tags:
+        found.tags = _grouped_links(links, _TAG_PATH, _TAG_GROUPS) or []
     found.license = _license(tree, lowered)
     found.clean_and_trim()
     return found
@@ -186,16 +189,17 @@ def _markup_free(node: Any) -> Any:
 
 
 def _sections(tree: HtmlElement) -> list[str]:
-    """Categories from ``article:section`` (or ``*subject*``) meta tags."""
-    head = tree.find("head")
-    if head is None:
-        return []
-    return [
-        value
-        for meta in head.iter("meta")
+    """trafilatura's fallback categories: ``article:section`` (or ``*subject*``) meta tags."""
+    from trafilatura.utils import line_processing
+
+    found = [
+        content
+        for head in tree.iterfind(".//head")
+        for meta in head.iterdescendants("meta")
         if (meta.get("property") == "article:section" or "subject" in (meta.get("name") or ""))
-        and (value := clean(meta.get("content")))
+        and (content := meta.get("content")) is not None
     ]
+    return [line for line in dict.fromkeys(line_processing(value) for value in found if value) if line]
 
 
 # The byline, by trafilatura's rules (``AUTHOR_XPATHS``, three tiers of marks from specific to
@@ -315,8 +319,59 @@ def _byline_text(element: HtmlElement, pieces: list[str]) -> None:
                 pieces.append(child.tail)
 
 
-_CATEGORY_HREF = re.compile(rb"/categor(?:y|ies|s)?/")
-_TAG_HREF = re.compile(rb"/tag(?:y|ies|s)?/")
+# --- links: categories, tags, licence --------------------------------------------------------------
+# trafilatura's CATEGORIES_XPATHS and TAGS_XPATHS (extract_catstags) are each
+# "//container[test]//a[@href]": six and four walks over the whole page, some calling back into
+# Python for a regular expression per element. Here the same tests are made on the ancestors of
+# the page's few links whose href names a category (tag) path, group by group; the first group
+# holding such a link gives the list. A test takes the ancestor's (tag, class, id).
+
+_CATEGORY_PATH = re.compile("/categor(?:y|ies|s)?/")
+_TAG_PATH = re.compile("/tag(?:y|ies|s)?/")
+_META_CLASS = re.compile("post-?info|post-?meta|meta|entry-meta|entry-info|entry-utility")  # at the start
+_TAG_META_CLASS = re.compile("tag|postmeta|meta")  # at the start
+_Group = Callable[[str, str, str], bool]
+_CATEGORY_GROUPS: tuple[_Group, ...] = (
+    lambda tag, cls, ident: tag == "div" and (_META_CLASS.match(cls) is not None or ident.startswith("postpath")),
+    lambda tag, cls, ident: tag == "p" and (
+        cls.startswith(("postmeta", "entry-categories")) or cls == "postinfo" or ident == "filedunder"),
+    lambda tag, cls, ident: tag == "footer" and cls.startswith(("entry-meta", "entry-footer")),
+    lambda tag, cls, ident: tag in ("li", "span") and (
+        cls in ("post-category", "postcategory", "entry-category") or "cat-links" in cls),
+    lambda tag, cls, ident: tag == "header" and cls == "entry-header",
+    lambda tag, cls, ident: tag == "div" and cls in ("row", "tags"),
+)
+_TAG_GROUPS: tuple[_Group, ...] = (
+    lambda tag, cls, ident: tag == "div" and cls == "tags",
+    lambda tag, cls, ident: tag == "p" and cls.startswith("entry-tags"),
+    lambda tag, cls, ident: tag == "div" and (
+        cls in ("row", "jp-relatedposts", "entry-utility") or _TAG_META_CLASS.match(cls) is not None),
+    lambda tag, cls, ident: cls == "entry-meta" or "topics" in cls or "tags-links" in cls,
+)
+
+
+def _links(root: HtmlElement) -> list[HtmlElement]:
+    """The page's ``<a href>`` elements in document order."""
+    return [link for link in root.iter("a") if link.get("href") is not None]
+
+
+def _grouped_links(links: list[HtmlElement], path: re.Pattern[str], groups: tuple[_Group, ...]) -> list[str] | None:
+    """extract_catstags' list for the first group holding a link to ``path``; None if none does."""
+    from trafilatura.baseline import block_text
+    from trafilatura.utils import line_processing
+
+    named = [
+        (link, [(parent.tag, parent.get("class") or "", parent.get("id") or "") for parent in link.iterancestors()])
+        for link in links
+        if path.search(link.get("href", ""))
+    ]
+    for in_group in groups:
+        texts = [block_text(link) for link, parents in named if any(in_group(*parent) for parent in parents)]
+        if texts:
+            return [line for line in dict.fromkeys(line_processing(text) for text in texts if text) if line]
+    return None
+
+
 # Creative Commons in a link's URL (".../by-sa/4.0") or text ("CC BY-SA 4.0"), as trafilatura
 # recognizes them, loosened to the markup around the text.
 _CC_URL = re.compile(rb"/(?:by-nc-nd|by-nc-sa|by-nc|by-nd|by-sa|by|zero)/[1-9]\.[0-9]")
@@ -324,23 +379,36 @@ _CC_TEXT = re.compile(rb"(?:cc|creative\s+commons)[\s<]")
 
 
 def _license(tree: HtmlElement, lowered: bytes) -> str | None:
-    """trafilatura's extract_license (a rel="license" link; else a Creative Commons link in a
-    footer), each half run only where the page has something it can match."""
+    """trafilatura's extract_license: a rel="license" link; else a Creative Commons link in a
+    footer, looked for only where the markup has something it can match."""
     from trafilatura.metadata import parse_license_element
 
-    if b"license" in lowered:
-        for element in tree.iterfind(".//a[@rel][@href]"):
-            if "license" in element.get("rel", "").lower().split():
-                if (found := parse_license_element(element, strict=False)) is not None:
-                    return found
+    links = _links(tree)
+    for link in links:
+        if (
+            link is not tree
+            and "license" in link.get("rel", "").lower().split()
+            and (found := parse_license_element(link, strict=False)) is not None
+        ):
+            return found
     if _CC_URL.search(lowered) or _CC_TEXT.search(lowered):
-        for element in _xpath(_FOOTER_LINKS)(tree):
-            if (found := parse_license_element(element, strict=True)) is not None:
+        for link in links:
+            if _in_footer(link, tree) and (found := parse_license_element(link, strict=True)) is not None:
                 return found
     return None
 
 
-_FOOTER_LINKS = './/footer//a[@href]|.//div[contains(@class, "footer") or contains(@id, "footer")]//a[@href]'
+def _in_footer(link: HtmlElement, tree: HtmlElement) -> bool:
+    """Whether ``link`` is inside a footer (or a div with "footer" in its class or id) inside ``tree``."""
+    for parent in link.iterancestors():
+        if parent is tree:
+            return False
+        if parent.tag == "footer" or (
+            parent.tag == "div" and ("footer" in (parent.get("class") or "") or "footer" in (parent.get("id") or ""))
+        ):
+            return True
+    return False
+
 
 
 # --- dates and language --------------------------------------------------------------------------
