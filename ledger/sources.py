@@ -199,20 +199,20 @@ def _numbers(text: str) -> list[str]:
     return _DIGITS.findall(text)
 
 
-def _bbox_texts(boxes: Sequence[tuple[float, float, float, float] | None]) -> list[store.JsonText | None]:
+def _bbox_texts(boxes: Sequence[tuple[float, float, float, float] | None]) -> store.JsonTexts:
     """Passage bboxes as JSON arrays (None stays None).
 
     Ten thousand lines per book: C-level formatting instead of a json.dumps round trip each.
     """
     if not all(boxes):  # some passage has no box (None, or an empty one)
-        return [_bbox_texts([box])[0] if box else None for box in boxes]
+        return store.JsonTexts(_bbox_texts([box])[0] if box else None for box in boxes)
     try:
-        texts = list(map(_BBOX.__mod__, boxes))
+        texts: list[str] = list(map(_BBOX.__mod__, boxes))
     except TypeError as exc:
         raise InvalidInput(f"a passage bbox must be four numbers (x0, y0, x1, y1) or None: {exc}") from exc
     if "n" in "".join(texts):  # "nan" or "inf" are not JSON: such a box is left out
-        return [None if "n" in text else store.JsonText(text) for text in texts]
-    return list(map(store.JsonText, texts))
+        return store.JsonTexts(None if "n" in text else text for text in texts)
+    return store.JsonTexts(texts)
 
 
 _BBOX = "[%.2f,%.2f,%.2f,%.2f]"

@@ -245,7 +245,7 @@ def insert_columns(
     # A column that is NULL in every row is left out of the statement (binding it costs as much
     # as a value); map() and zip() keep the per-value work in C.
     keys = tuple(k for k, cells in columns.items()
-                 if cells.count(None) < count or table.c[k].server_default is not None)
+                 if cells[0] is not None or cells.count(None) < count or table.c[k].server_default is not None)
     sql, order, converters, positional = _insert_plan(table, (*keys, *shared), connection.dialect)
     values: list[Any] = []
     for column, convert in zip(order, converters, strict=True):
@@ -254,7 +254,7 @@ def insert_columns(
             values.append(repeat(convert(value) if convert is not None else value, count))
             continue
         cells = columns[column]
-        values.append(list(map(convert, cells)) if convert is not None else cells)
+        values.append(cells if convert is None or isinstance(cells, JsonTexts) else list(map(convert, cells)))
     data: list[Any] = list(zip(*values, strict=True))
     if not positional:
         data = [dict(zip(order, record, strict=True)) for record in data]
@@ -324,6 +324,10 @@ def _micros_of(value: datetime | None) -> int | None:
 
 class JsonText(str):
     """JSON already serialized (e.g. one locator shared by many evidence rows)."""
+
+
+class JsonTexts(list[str | None]):
+    """A whole column of JSON already serialized (None for NULL), for :func:`insert_columns`."""
 
 
 def json_text(value: Any) -> JsonText:

@@ -221,11 +221,17 @@ def test_a_drafted_passage_bbox_is_four_numbers_or_nothing(ledger: Ledger) -> No
         return SourceDraft(kind="pdf", text=text + str(boxes), content_hash=content_hash(str(boxes).encode()),
                            passages=passages)
 
-    stored = ledger.add_draft(draft((1.0, 2.0, 3.5, 4.25), None, ()))
-    rows = sorted((ordinal, bbox) for _, source, ordinal, _, bbox, *_ in table_dump(ledger.url)["passages"]
-                  if source == stored.id)
-    boxes = [json.loads(bbox) if isinstance(bbox, str) else bbox for _, bbox in rows]  # PostgreSQL parses JSON
-    assert boxes == [[1.0, 2.0, 3.5, 4.25], None, None]
+    def stored_boxes(source: Source) -> list[object]:
+        rows = sorted((ordinal, bbox) for _, owner, ordinal, _, bbox, *_ in table_dump(ledger.url)["passages"]
+                      if owner == source.id)
+        return [json.loads(bbox) if isinstance(bbox, str) else bbox for _, bbox in rows]  # PostgreSQL parses JSON
+
+    assert stored_boxes(ledger.add_draft(draft((1.0, 2.0, 3.5, 4.25), None, ()))) == [[1.0, 2.0, 3.5, 4.25], None, None]
+    assert stored_boxes(ledger.add_draft(draft(None, (0, 1, 2, 3)))) == [None, [0, 1, 2, 3]]
+    # NaN and infinity are not JSON: such a box is left out, the others kept
+    nan, inf = float("nan"), float("inf")
+    assert stored_boxes(ledger.add_draft(draft((nan, 1, 2, 3), (1, 2, 3, 4), (0, 0, inf, 1)))) == [None, [1, 2, 3, 4], None]
+    assert stored_boxes(ledger.add_draft(draft(None, None))) == [None, None]
     before = table_dump(ledger.url)
     with pytest.raises(InvalidInput, match="four numbers"):
         ledger.add_draft(draft((1.0, 2.0, 3.0)))
