@@ -252,7 +252,7 @@ class Ledger:
 
         Raises:
             IngestError: unreadable, encrypted without the right password, too large, …
-            NeedsOCR: no page has a text layer; the source is recorded (``error.source_id``).
+            NeedsOCR: no page has a usable text layer; the source is recorded (``error.source_id``).
         """
         from ledger.ingest.pdf import read_pdf, read_pdf_file
 
@@ -273,7 +273,7 @@ class Ledger:
         if draft.page_count and len(draft.pages_without_text) == draft.page_count:
             pages = ", ".join(map(str, draft.pages_without_text))
             raise NeedsOCR(
-                f"{draft.uri or 'the PDF'} has no text layer on any page ({pages}); it is recorded as source "
+                f"{draft.uri or 'the PDF'} has no readable text layer on any page ({pages}); it is recorded as source "
                 f"{source.id}, but nothing in it can be cited until it is OCRed (e.g. with ocrmypdf) and ingested again",
                 pages=draft.pages_without_text, source_id=source.id)
         return source

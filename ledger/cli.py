@@ -282,7 +282,7 @@ def _ingest_one(ledger: Ledger, target: str, *, password: str | None, trust: Any
     else:
         outcome = f"[green]ingested[/] (source {source.id})"
     if source.pages_without_text:
-        outcome += f"; no text on pages {', '.join(map(str, source.pages_without_text))}"
+        outcome += f"; no readable text on pages {', '.join(map(str, source.pages_without_text))}"
     return units, str(source.passage_count), outcome
 
 

@@ -52,7 +52,7 @@ class IngestError(InvalidInput):
 
 
 class NeedsOCR(IngestError):
-    """A PDF (or some of its pages) has no text layer."""
+    """A PDF (or some of its pages) has no usable text layer: none, or mostly unmapped glyphs."""
 
     def __init__(self, message: str, *, pages: tuple[int, ...] = (), source_id: int | None = None) -> None:
         super().__init__(message)

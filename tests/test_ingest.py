@@ -106,6 +106,22 @@ def test_an_image_only_pdf_is_recorded_and_asks_for_ocr(ledger: Ledger) -> None:
     assert mixed.pages_without_text == (2,)
 
 
+def test_pages_of_glyphs_without_unicode_mapping_ask_for_ocr(ledger: Ledger) -> None:
+    """A font embedded without its ToUnicode map reads as U+FFFD: such a page is not text."""
+    import pymupdf
+
+    source = ledger.ingest_pdf(PDF / "unmapped-glyphs.pdf")
+    assert source.pages_without_text == (2,)
+    assert "set in a font that maps" in source.text
+    assert "The third page reads fine" in source.text  # a few unmapped glyphs do not make a page unreadable
+    with pymupdf.open(PDF / "unmapped-glyphs.pdf") as doc:
+        doc.select([1])  # the unreadable page alone
+        only = doc.tobytes()
+    with pytest.raises(NeedsOCR, match="no readable text layer on any page \\(1\\)") as caught:
+        ledger.ingest_pdf(only, uri="https://x.example/unmapped.pdf")
+    assert caught.value.pages == (1,)
+
+
 @pytest.mark.parametrize(("name", "password", "message"), [
     ("empty.pdf", None, "empty"),
     ("not-a-pdf.pdf", None, "not a PDF"),

@@ -44,7 +44,7 @@ class SourceDraft:
     retrieved_at: datetime | None = None
     page_count: int | None = None
     metadata: dict[str, str] = field(default_factory=dict)
-    #: 1-based pages with no text layer (recorded; the ingester reports them).
+    #: 1-based pages with no usable text layer: none, or mostly unmapped glyphs (they need OCR).
     pages_without_text: tuple[int, ...] = ()
 
 

@@ -7,8 +7,11 @@ Text layout of ``SourceDraft.text``
     Lines of a paragraph are joined by ``"\\n"``; paragraphs (blocks) by ``"\\n\\n"``;
     pages by ``"\\n\\n"`` as well, so any paragraph splitter sees page ends as paragraph
     ends. Page boundaries are not marked in the text: each passage carries its page.
-    Pages without a text layer contribute nothing (no empty separators) and are listed
-    in ``pages_without_text``. The text neither starts nor ends with whitespace.
+    Pages without a usable text layer contribute nothing (no empty separators) and are
+    listed in ``pages_without_text``: pages with no text at all (scans), and pages where most
+    characters are glyphs without a Unicode mapping (more than half of those that are not
+    spaces come out as U+FFFD: a font embedded without its ToUnicode map). Only OCR can read
+    either. The text neither starts nor ends with whitespace.
 
 Passages
     One :class:`~ledger.ingest.base.PassageDraft` per text line, in text order, never
@@ -172,8 +175,8 @@ def read_pdf(
 ) -> SourceDraft:
     """Read PDF bytes into a draft with text in reading order and one passage per line.
 
-    Pages without a text layer do not raise; they are listed in
-    ``SourceDraft.pages_without_text`` for the caller to decide (OCR or refuse).
+    Pages without a usable text layer (none, or mostly unmapped glyphs) do not raise; they
+    are listed in ``SourceDraft.pages_without_text`` for the caller to decide (OCR or refuse).
 
     Raises:
         IngestError: empty or oversized input, not a PDF, damaged or truncated file,
@@ -446,6 +449,8 @@ def _read_pages(doc: Any, page_count: int, label: str, pymupdf: Any) -> list[lis
                 lines = _dict_lines(page.get_textpage(clip=pymupdf.INFINITE_RECT(), flags=0))
                 area = tuple(page.rect * page.derotation_matrix)
             lines = _on_page(lines, area)
+            if _unmapped(lines):
+                lines = []  # listed with the pages that have no text layer: it needs OCR
         except IngestError:
             raise
         except _errors(pymupdf) as exc:
@@ -455,6 +460,15 @@ def _read_pages(doc: Any, page_count: int, label: str, pymupdf: Any) -> list[lis
             ) from exc
         pages.append(lines)
     return pages
+
+
+def _unmapped(lines: Sequence[_Line]) -> bool:
+    """Whether more than half of a page's characters (spaces aside) are glyphs that have no
+    Unicode mapping: its text layer is unreadable."""
+    text = "".join([line[1] for line in lines])
+    if "\ufffd" not in text:
+        return False
+    return text.count("\ufffd") * 2 > len(text) - text.count(" ")
 
 
 def _on_page(lines: list[_Line], area: Sequence[float]) -> list[_Line]:
