@@ -235,8 +235,8 @@ def insert_columns(
 
     ``same`` holds the values every row shares (a batch's ``recorded_at``), converted once. The
     statement is compiled by SQLAlchemy once per table and column set; values are converted here
-    (times to the stored form, JSON to text), skipping SQLAlchemy's per-row processing, which
-    costs more than the insert itself on bulk writes.
+    (times to the stored form, JSON to text unless the column is a :class:`JsonTexts`), skipping
+    SQLAlchemy's per-row processing, which costs more than the insert itself on bulk writes.
     """
     count = len(next(iter(columns.values()))) if columns else 0
     if not count:
@@ -254,7 +254,10 @@ def insert_columns(
             values.append(repeat(convert(value) if convert is not None else value, count))
             continue
         cells = columns[column]
-        values.append(cells if convert is None or isinstance(cells, JsonTexts) else list(map(convert, cells)))
+        if convert is None or (convert is _json_text and isinstance(cells, JsonTexts)):
+            values.append(cells)
+        else:
+            values.append(list(map(convert, cells)))
     data: list[Any] = list(zip(*values, strict=True))
     if not positional:
         data = [dict(zip(order, record, strict=True)) for record in data]

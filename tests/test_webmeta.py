@@ -225,6 +225,21 @@ def test_category_and_tag_links_in_the_post_meta() -> None:
     assert draft.metadata["tags"] == "quay, council"
 
 
+def test_links_after_the_end_of_the_document_still_count() -> None:
+    page = _page() + "\n<div class='tags'><a href='/tag/harbour/'>Harbour</a></div>"
+    assert read_html(page).metadata["tags"] == "Harbour"
+
+
+@pytest.mark.parametrize("link", [
+    "<a href='https://creativecommons.org/licenses/by&#47;4.0/'>Licence</a>",
+    "<a href='/legal'>CC&nbsp;BY 4.0</a>",
+    "<a href='/legal'>C<b></b>C BY 4.0</a>",
+])
+def test_licence_link_written_with_entities_or_markup(link: str) -> None:
+    footer = _page().replace("<p>Contact us</p>", f"<p>Text under {link}</p>")
+    assert read_html(footer).metadata["license"] == "CC BY 4.0"
+
+
 def test_licence_named_by_a_footer_link_text() -> None:
     footer = _page().replace("<p>Contact us</p>", "<p>Text is available under the <a href='https://wiki.example/"
                                                    "Licensing'>CC BY-SA 4.0</a> licence.</p>")
@@ -242,9 +257,11 @@ _CLASSES = ("", "row", "tags", "entry-meta", "entry-meta-bottom", "meta-data", "
 _IDS = (None, "postpath-1", "filedunder", "footer", "page-footer", "main")
 _CONTAINER_TAGS = ("div", "p", "footer", "li", "span", "header", "section", "ul")
 _HREFS = ("/category/news/", "/categories/local/", "/categorys/x/", "/Category/news/", "/tag/quay/", "/tags/council/",
-          "/tagging/", "/about/", "https://creativecommons.org/licenses/by-sa/4.0/", "https://x.example/licence")
+          "/tagging/", "/about/", "https://creativecommons.org/licenses/by-sa/4.0/", "https://x.example/licence",
+          "https://creativecommons.org/licenses/by&#47;4.0/", "&#47;tag&#47;entity/")
 _RELS = (None, "license", "nofollow License", "tag")
-_LINK_TEXTS = ("News", "Harbours &amp; docks", "", "CC BY 4.0", "Creative Commons BY-NC 3.0", "council")
+_LINK_TEXTS = ("News", "Harbours &amp; docks", "", "CC BY 4.0", "Creative Commons BY-NC 3.0", "council",
+               "CC&nbsp;BY 4.0", "Creative&#32;Commons BY-SA", "C<b></b>C BY 4.0", "<div>cc</div><div>by-nd</div>")
 
 
 def _link_markup() -> st.SearchStrategy[str]:
@@ -267,10 +284,11 @@ _BLOCKS = st.recursive(_link_markup(), _container, max_leaves=12)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(blocks=st.lists(_BLOCKS, max_size=5), section=st.booleans())
-def test_category_tag_and_licence_links_are_trafilaturas(blocks: list[str], section: bool) -> None:
+@given(blocks=st.lists(_BLOCKS, max_size=5), trailing=st.lists(_BLOCKS, max_size=2), section=st.booleans())
+def test_category_tag_and_licence_links_are_trafilaturas(blocks: list[str], trailing: list[str], section: bool) -> None:
     head = "<meta property='article:section' content='Harbour  news'>" if section else ""
-    _same_links_as_trafilatura(_page(head, after="".join(blocks)).encode())
+    # markup after </html> is parsed into a second top-level element: still part of the page
+    _same_links_as_trafilatura((_page(head, after="".join(blocks)) + "".join(trailing)).encode())
 
 
 def test_category_tag_and_licence_links_are_trafilaturas_in_every_kind_of_container() -> None:
@@ -306,8 +324,8 @@ def _same_links_as_trafilatura(markup: bytes) -> None:
     tree = _parse(_decode(markup, None)[0])
     if tree is None:
         return
-    links = webmeta._links(tree.getroottree().getroot())
+    links = webmeta._document_links(tree)
     categories = webmeta._grouped_links(links, webmeta._CATEGORY_PATH, webmeta._CATEGORY_GROUPS)
     assert (webmeta._sections(tree) if categories is None else categories) == extract_catstags("category", tree)
     assert (webmeta._grouped_links(links, webmeta._TAG_PATH, webmeta._TAG_GROUPS) or []) == extract_catstags("tag", tree)
-    assert webmeta._license(tree, markup.lower()) == extract_license(tree)
+    assert webmeta._license(tree) == extract_license(tree)

@@ -768,7 +768,7 @@ def _drop_capital(bbox: BBox, text: str, following: _Line, after: Sequence[_Line
     """True if ``text`` is a drop capital: one capital letter beside the first two lines of
     the text it begins, at least as tall as both, whose word goes on in lower case in the
     first of them, which starts within an em of it."""
-    (x0, y0, x1, y1), rest = following[0], following[1]
+    (x0, y0, _, y1), rest = following[0], following[1]
     height = y1 - y0
     if not (text.isupper() and text not in _WORD_LETTERS and rest[:1].islower() and height > 0):
         return False

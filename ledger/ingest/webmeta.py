@@ -15,8 +15,9 @@ where they cost it about half of the time it takes to read a page:
   expression over them finds the candidates, and only those are checked against the same tiers
   and cuts.
 * Category and tag links: trafilatura walks the page once per XPath of its lists (ten); here
-  the same tests are made on the ancestors of the few links whose href can qualify. The licence
-  search in footers runs only on pages whose markup could match it.
+  the same tests are made on the ancestors of the few links whose href can qualify. Of the
+  footer links, only those whose URL or letters could name a licence are read (reading one
+  copies it).
 
 The publication date is the one the page declares (``article:published_time``, or a
 ``datePublished`` in JSON-LD or other script data), with its time of day; only a page that
@@ -137,14 +138,14 @@ def _document(tree: HtmlElement, lowered: bytes, json_ld: list[str], url: str | 
             found.sitename = found.sitename.title()
     elif found.url and (host := _HOST.match(found.url)):
         found.sitename = host[1]
-    links = _links(tree.getroottree().getroot())
+    links = _document_links(tree)
     if not found.categories:
         found.categories = _grouped_links(links, _CATEGORY_PATH, _CATEGORY_GROUPS)
         if found.categories is None:
             found.categories = _sections(tree)
     if not found.tags:
         found.tags = _grouped_links(links, _TAG_PATH, _TAG_GROUPS) or []
-    found.license = _license(tree, lowered)
+    found.license = _license(tree)
     found.clean_and_trim()
     return found
 
@@ -350,13 +351,15 @@ _TAG_GROUPS: tuple[_Group, ...] = (
 )
 
 
-def _links(root: HtmlElement) -> list[HtmlElement]:
-    """The page's ``<a href>`` elements in document order."""
-    return [link for link in root.iter("a") if link.get("href") is not None]
+def _document_links(tree: HtmlElement) -> list[HtmlElement]:
+    """The ``<a href>`` elements of the whole document in document order, as trafilatura's
+    absolute XPaths find them (markup after ``</html>`` makes a second top-level element)."""
+    return cast(list["HtmlElement"], _xpath("//a[@href]")(tree))
 
 
 def _grouped_links(links: list[HtmlElement], path: re.Pattern[str], groups: tuple[_Group, ...]) -> list[str] | None:
-    """extract_catstags' list for the first group holding a link to ``path``; None if none does."""
+    """extract_catstags' list for the first group holding a link to ``path``; None if none does.
+    ``links`` are the document's ``<a href>`` elements in document order."""
     from trafilatura.baseline import block_text
     from trafilatura.utils import line_processing
 
@@ -372,43 +375,30 @@ def _grouped_links(links: list[HtmlElement], path: re.Pattern[str], groups: tupl
     return None
 
 
-# Creative Commons in a link's URL (".../by-sa/4.0") or text ("CC BY-SA 4.0"), as trafilatura
-# recognizes them, loosened to the markup around the text.
-_CC_URL = re.compile(rb"/(?:by-nc-nd|by-nc-sa|by-nc|by-nd|by-sa|by|zero)/[1-9]\.[0-9]")
-_CC_TEXT = re.compile(rb"(?:cc|creative\s+commons)[\s<]")
-
-
-def _license(tree: HtmlElement, lowered: bytes) -> str | None:
+def _license(tree: HtmlElement) -> str | None:
     """trafilatura's extract_license: a rel="license" link; else a Creative Commons link in a
-    footer, looked for only where the markup has something it can match."""
-    from trafilatura.metadata import parse_license_element
+    footer (its own XPaths). Footer links are read only if their URL or letters could name
+    such a licence: reading one copies it."""
+    from trafilatura.metadata import LICENSE_REGEX, parse_license_element
 
-    links = _links(tree)
-    for link in links:
-        if (
-            link is not tree
-            and "license" in link.get("rel", "").lower().split()
-            and (found := parse_license_element(link, strict=False)) is not None
-        ):
+    for link in _xpath(".//a[@rel][@href]")(tree):
+        if "license" in link.get("rel", "").lower().split() and (
+            found := parse_license_element(link, strict=False)
+        ) is not None:
             return found
-    if _CC_URL.search(lowered) or _CC_TEXT.search(lowered):
-        for link in links:
-            if _in_footer(link, tree) and (found := parse_license_element(link, strict=True)) is not None:
-                return found
+    for link in _xpath(_FOOTER_LINKS)(tree):
+        if (
+            LICENSE_REGEX.search(link.get("href")) or _CC_WORDS.search(_NOT_LETTERS.sub("", link.text_content()))
+        ) and (found := parse_license_element(link, strict=True)) is not None:
+            return found
     return None
 
 
-def _in_footer(link: HtmlElement, tree: HtmlElement) -> bool:
-    """Whether ``link`` is inside a footer (or a div with "footer" in its class or id) inside ``tree``."""
-    for parent in link.iterancestors():
-        if parent is tree:
-            return False
-        if parent.tag == "footer" or (
-            parent.tag == "div" and ("footer" in (parent.get("class") or "") or "footer" in (parent.get("id") or ""))
-        ):
-            return True
-    return False
-
+_FOOTER_LINKS = './/footer//a[@href]|.//div[contains(@class, "footer") or contains(@id, "footer")]//a[@href]'
+# trafilatura's TEXT_LICENSE_REGEX finds "CC" or "Creative Commons" (any case) in a link's text
+# with its blocks spaced apart; with everything but letters taken out, the text still holds it.
+_CC_WORDS = re.compile("cc|creative", re.IGNORECASE)
+_NOT_LETTERS = re.compile(r"[\W\d_]+")
 
 
 # --- dates and language --------------------------------------------------------------------------
