@@ -89,7 +89,7 @@ def _squash(text: str) -> str:
 def normalize(text: str) -> str:
     """The documented line normalization, written independently of the ingester."""
     text = text.translate(LIGATURES).replace("\u00ad", "")
-    text = "".join(" " if c.isspace() or unicodedata.category(c) == "Cc" else c for c in text)
+    text = "".join(" " if c.isspace() else "\ufffd" if unicodedata.category(c) == "Cc" else c for c in text)
     return unicodedata.normalize("NFC", text).strip()
 
 
@@ -549,6 +549,16 @@ def _capital_page(capital: str, rest: str, *, capital_box: tuple[float, float, f
     ]
     text, _, _ = pdf_module._assemble([lines])
     return text
+
+
+def test_control_codes_are_unmapped_glyphs_unless_they_are_whitespace() -> None:
+    """A glyph a broken font encoding maps to a control code reads as U+FFFD, not as a space."""
+    texts, _ = pdf_module._line_texts(["Tab&#x9;and&#x1f;unit", "glyph&#x3;&#x7f;&#x85;end"])
+    assert texts == ["Tab and unit", "glyph\ufffd\ufffd end"]
+    assert pdf_module._normalize("glyph\x03\x7f\x85end\x9f") == ("glyph\ufffd\ufffd end\ufffd", False)
+    box = (0.0, 0.0, 10.0, 10.0)
+    assert pdf_module._unmapped([(box, "\ufffd\ufffd \ufffd", 0, False, True), (box, "ab", 0, False, True)])
+    assert not pdf_module._unmapped([(box, "x = \ufffd", 0, False, True), (box, "ab", 0, False, True)])
 
 
 def test_a_drop_capital_is_joined_to_its_word() -> None:

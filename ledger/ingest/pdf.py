@@ -27,8 +27,10 @@ Normalization of each line
     "st"), and a space that a producer drew back inside an ff/fi/fl/ffi/ffl ligature dropped
     ("Erﬁ nder" -> "Erfinder": the space starts before the ligature ends and the next letter
     less than 0.1 em after it; "staﬀ arrived" keeps its space); soft hyphens
-    (U+00AD) removed; whitespace and control characters, including U+2028/U+2029,
-    become plain spaces (pymupdf also runs without ``TEXT_PRESERVE_WHITESPACE``); NFC.
+    (U+00AD) removed; whitespace, including U+2028/U+2029 and the control codes that are
+    whitespace (tab, line breaks, separators), becomes plain spaces (pymupdf also runs without
+    ``TEXT_PRESERVE_WHITESPACE``); other control codes, which only a font's broken encoding
+    yields, become U+FFFD like glyphs without a Unicode mapping; NFC.
     Curly quotes, dashes and every other character are kept as written. Glyphs without
     a Unicode mapping come out as U+FFFD.
 
@@ -129,8 +131,7 @@ _LIGATURES: Final = {
     0xFB06: "st",
 }
 _TRANSLATION: Final[dict[int, str | None]] = {
-    **{c: " " for c in range(0x20)},
-    **{c: " " for c in range(0x7F, 0xA0)},
+    **{c: " " if chr(c).isspace() else "\ufffd" for c in (*range(0x20), *range(0x7F, 0xA0))},
     **{c: " " for c in (0xA0, 0x1680, *range(0x2000, 0x200B), 0x2028, 0x2029, 0x202F)},
     **{c: " " for c in (0x205F, 0x3000)},
     **_LIGATURES,
@@ -691,7 +692,7 @@ def _xml_char(match: re.Match[str]) -> str:
         return _XML_NAMED.get(name, match.group(0))
     code = int(hex_code, 16) if hex_code is not None else int(dec_code)
     if code < 0x20 or 0x7F <= code < 0xA0:
-        return " "
+        return " " if chr(code).isspace() else "\ufffd"
     if 0xD800 <= code <= 0xDFFF or code > 0x10FFFF:
         return "\ufffd"
     return chr(code)
