@@ -59,7 +59,11 @@ Reading order
     horizontal bands; consecutive bands that share a gutter are read as one
     multi-column region. A two-column page thus reads down the left column, then the
     right one, with full-width titles, figures and footers in their place, whatever
-    order the content stream drew the lines in. Lines that do not run left to right
+    order the content stream drew the lines in. A column of labels is not a column of
+    text: when every line of a column is narrow (at most four line heights wide) and most
+    of them sit on the rows of the column beside it (section numbers in a table of
+    contents, line numbers of a listing, equation numbers, the cells of a table), the two
+    are read together, row by row. Lines that do not run left to right
     (rotated margin stamps, axis labels) follow the page's other lines. A paragraph is a
     run of lines from one pymupdf block that continues downward in reading order.
 
@@ -91,6 +95,7 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime, timedelta, timezone
 from itertools import accumulate, compress, islice, repeat
@@ -115,6 +120,11 @@ _PARAGRAPH_SEP: Final = "\n\n"
 _PAGE_SEP: Final = "\n\n"
 #: a vertical gap wider than this (points) separates columns
 _COLUMN_GAP: Final = 5.0
+#: a column whose lines are at most this many line heights wide may be labels of the
+#: column beside it (numbers, table cells), read with it row by row
+_LABEL_WIDTH: Final = 4.0
+#: ... when at least this share of its lines sits on a row of that column
+_LABELS_ON_ROWS: Final = 0.8
 #: a line starting this far (points) above the previous one starts a new paragraph
 _RISE: Final = 1.0
 _HYPHENS: Final = frozenset("-\u2010")
@@ -854,7 +864,9 @@ class _XYCut:
         """Split a region into columns, else into bands; None if it cannot be split."""
         bands = _runs(group, self.y0, self.y1, 0.0)
         columns = _runs(group, self.x0, self.x1, _COLUMN_GAP)
-        if len(columns) > 1 and (len(bands) == 1 or _columnar(columns)):
+        if len(columns) > 1 and len(bands) > 1:
+            columns = self._labels_joined(columns)
+        if len(columns) > 1 and (len(bands) == 1 or self._columnar(columns)):
             return columns
         if len(bands) == 1:
             return None
@@ -868,7 +880,7 @@ class _XYCut:
         Two bands merge when their union still has a gap and either both have one,
         or the single-column one fits inside a column of the other (a column that
         runs on alone for a while). A merged region that is not truly columnar (see
-        :func:`_columnar`) is given back as its bands.
+        :meth:`_columnar`) is given back as its bands.
         """
         coverage = self._coverage
         regions: list[list[list[int]]] = [[bands[0]]]
@@ -893,11 +905,51 @@ class _XYCut:
                 result.append(region[0])
                 continue
             merged = [i for band in region for i in band]
-            if _columnar(_runs(merged, self.x0, self.x1, _COLUMN_GAP)):
+            if self._columnar(self._labels_joined(_runs(merged, self.x0, self.x1, _COLUMN_GAP))):
                 result.append(merged)
             else:
                 result.extend(region)
         return result
+
+    def _columnar(self, columns: list[list[int]]) -> bool:
+        """True if a split into columns is real: at least two columns of two rows or more.
+
+        A run-in heading ("Keywords  JavaScript, tracing") followed by a short line looks
+        like two columns in its x-projection, but one of them is a single line; a section
+        number joined to its title is one row. A drop capital beside two columns still
+        leaves two real ones.
+        """
+        y0, y1 = self.y0, self.y1
+        return sum(len(column) >= 2 and len(_runs(column, y0, y1, 0.0)) >= 2 for column in columns) >= 2
+
+    def _labels_joined(self, columns: list[list[int]]) -> list[list[int]]:
+        """The columns, each column of labels joined to the one it labels: the next one to the
+        right (a number before its line), else the one to the left (an equation number)."""
+        index = 0
+        while index < len(columns) and len(columns) > 1:
+            for neighbour in (index + 1, index - 1):
+                if 0 <= neighbour < len(columns) and self._labels(columns[index], columns[neighbour]):
+                    labels = columns.pop(index)
+                    columns[min(neighbour, index)] += labels  # the neighbour's place once labels are out
+                    index = 0  # the joined column may now label another
+                    break
+            else:
+                index += 1
+        return columns
+
+    def _labels(self, column: list[int], beside: list[int]) -> bool:
+        """Whether every line of ``column`` is narrow and most sit on rows of ``beside``."""
+        x0, y0, x1, y1 = self.x0, self.y0, self.x1, self.y1
+        if any(x1[i] - x0[i] > _LABEL_WIDTH * (y1[i] - y0[i]) for i in column):
+            return False
+        rows = sorted((y0[j], y1[j]) for j in beside)
+        tops = [top for top, _ in rows]
+        on_rows = 0
+        for i in column:
+            middle = (y0[i] + y1[i]) / 2
+            # a row of ``beside`` spanning the label's middle height
+            on_rows += any(bottom >= middle for _, bottom in rows[: bisect_right(tops, middle)])
+        return on_rows >= _LABELS_ON_ROWS * len(column)
 
     def _coverage(self, band: list[int]) -> list[_Interval]:
         """The x-intervals a band covers, merged across gaps narrower than a column gap."""
@@ -910,16 +962,6 @@ class _XYCut:
                 return [(x0[i], x1[i]), (x0[j], x1[j])]
             return [(x0[i], max(x1[i], x1[j]))]
         return _merge_intervals(list(zip(map(x0.__getitem__, band), map(x1.__getitem__, band))))
-
-
-def _columnar(columns: list[list[int]]) -> bool:
-    """True if a split into columns is real: at least two columns of two lines or more.
-
-    A run-in heading ("Keywords  JavaScript, tracing") followed by a short line looks
-    like two columns in its x-projection, but one of them is a single line. A drop
-    capital beside two columns still leaves two real ones.
-    """
-    return sum(len(column) >= 2 for column in columns) >= 2
 
 
 def _runs(group: list[int], starts: Sequence[float], ends: Sequence[float], gap: float) -> list[list[int]]:
