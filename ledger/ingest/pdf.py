@@ -944,11 +944,12 @@ class _XYCut:
             return False
         rows = sorted((y0[j], y1[j]) for j in beside)
         tops = [top for top, _ in rows]
+        reach = list(accumulate((bottom for _, bottom in rows), max))  # lowest bottom so far
         on_rows = 0
         for i in column:
             middle = (y0[i] + y1[i]) / 2
-            # a row of ``beside`` spanning the label's middle height
-            on_rows += any(bottom >= middle for _, bottom in rows[: bisect_right(tops, middle)])
+            above = bisect_right(tops, middle)  # the rows of ``beside`` starting above the middle
+            on_rows += above > 0 and reach[above - 1] >= middle  # one of them spans it
         return on_rows >= _LABELS_ON_ROWS * len(column)
 
     def _coverage(self, band: list[int]) -> list[_Interval]:
