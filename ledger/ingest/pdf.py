@@ -31,8 +31,7 @@ Normalization of each line
     whitespace (tab, line breaks, separators), becomes plain spaces (pymupdf also runs without
     ``TEXT_PRESERVE_WHITESPACE``); other control codes, which only a font's broken encoding
     yields, become U+FFFD like glyphs without a Unicode mapping; NFC.
-    Curly quotes, dashes and every other character are kept as written. Glyphs without
-    a Unicode mapping come out as U+FFFD.
+    Curly quotes, dashes and every other character are kept as written.
 
 De-hyphenation
     When a line ends in a letter followed by "-" (U+002D), "‐" (U+2010) or a soft
@@ -54,16 +53,20 @@ Drop capitals
 Reading order
     Lines are ordered geometrically per page by a recursive XY-cut on their bboxes: a
     region is split into columns where a vertical gap wider than 5 pt crosses it (when
-    at least two of the columns hold two lines or more, so that a run-in heading such
+    at least two of the columns hold two rows or more, so that a run-in heading such
     as "Keywords  JavaScript, tracing" is not taken for a column), otherwise into
     horizontal bands; consecutive bands that share a gutter are read as one
     multi-column region. A two-column page thus reads down the left column, then the
     right one, with full-width titles, figures and footers in their place, whatever
-    order the content stream drew the lines in. A column of labels is not a column of
-    text: when every line of a column is narrow (at most four line heights wide) and most
-    of them sit on the rows of the column beside it (section numbers in a table of
-    contents, line numbers of a listing, equation numbers, the cells of a table), the two
-    are read together, row by row. Lines that do not run left to right
+    order the content stream drew the lines in. Rows are told apart by the lines'
+    middles (line boxes are taller than the leading of most text, so the lines of one
+    column touch). A column of labels is not a column of text: when every line of a
+    column is narrow (at most four line heights wide), at least 80% of them sit on rows
+    of the column beside it (the one to the right is tried first), and they number at
+    least 80% of that column's rows alongside them (section and page numbers in a table
+    of contents, line numbers of a listing, the cells of a table), the two are read
+    together, row by row, each row left to right. A column of single words beside a
+    paragraph, one on each of its rows, is read that way too: it looks like a table. Lines that do not run left to right
     (rotated margin stamps, axis labels) follow the page's other lines. A paragraph is a
     run of lines from one pymupdf block that continues downward in reading order.
 
@@ -123,7 +126,8 @@ _COLUMN_GAP: Final = 5.0
 #: a column whose lines are at most this many line heights wide may be labels of the
 #: column beside it (numbers, table cells), read with it row by row
 _LABEL_WIDTH: Final = 4.0
-#: ... when at least this share of its lines sits on a row of that column
+#: ... when at least this share of its lines sits on a row of that column, and it has at
+#: least this many lines per row of that column
 _LABELS_ON_ROWS: Final = 0.8
 #: a line starting this far (points) above the previous one starts a new paragraph
 _RISE: Final = 1.0
@@ -860,12 +864,33 @@ class _XYCut:
         """By top edge, then by left edge."""
         return sorted(sorted(group, key=self.x0.__getitem__), key=self.y0.__getitem__)
 
+    def _rows(self, group: list[int]) -> list[list[int]]:
+        """The lines in rows, top down: a line whose middle lies below the bottom of some line
+        of the current row starts the next row. (Line boxes are taller than the leading of
+        most text, so lines of one column touch; their middles do not. A tall box, set in a
+        font with a large ascent, does not pull the next row into its own.)"""
+        y0, y1 = self.y0, self.y1
+        ordered = sorted(group, key=lambda i: (y0[i] + y1[i], self.x0[i]))
+        rows: list[list[int]] = []
+        bottom = float("-inf")
+        for i in ordered:
+            if (y0[i] + y1[i]) / 2 > bottom:
+                rows.append([i])
+                bottom = y1[i]
+            else:
+                rows[-1].append(i)
+                bottom = min(bottom, y1[i])
+        return rows
+
     def _split(self, group: list[int]) -> list[list[int]] | None:
         """Split a region into columns, else into bands; None if it cannot be split."""
         bands = _runs(group, self.y0, self.y1, 0.0)
         columns = _runs(group, self.x0, self.x1, _COLUMN_GAP)
-        if len(columns) > 1 and len(bands) > 1:
+        if len(columns) > 1:
             columns = self._labels_joined(columns)
+            if len(columns) == 1:  # labels and the lines they label: row by row, left to right
+                x0 = self.x0.__getitem__
+                return [[i] for row in self._rows(group) for i in sorted(row, key=x0)]
         if len(columns) > 1 and (len(bands) == 1 or self._columnar(columns)):
             return columns
         if len(bands) == 1:
@@ -919,16 +944,16 @@ class _XYCut:
         number joined to its title is one row. A drop capital beside two columns still
         leaves two real ones.
         """
-        y0, y1 = self.y0, self.y1
-        return sum(len(column) >= 2 and len(_runs(column, y0, y1, 0.0)) >= 2 for column in columns) >= 2
+        return sum(len(column) >= 2 and len(self._rows(column)) >= 2 for column in columns) >= 2
 
     def _labels_joined(self, columns: list[list[int]]) -> list[list[int]]:
         """The columns, each column of labels joined to the one it labels: the next one to the
-        right (a number before its line), else the one to the left (an equation number)."""
+        right (a number before its line), else the one to the left (a page number after its
+        title)."""
         index = 0
         while index < len(columns) and len(columns) > 1:
             for neighbour in (index + 1, index - 1):
-                if 0 <= neighbour < len(columns) and self._labels(columns[index], columns[neighbour]):
+                if 0 <= neighbour < len(columns) and self._labels_rows_of(columns[index], columns[neighbour]):
                     labels = columns.pop(index)
                     columns[min(neighbour, index)] += labels  # the neighbour's place once labels are out
                     index = 0  # the joined column may now label another
@@ -937,10 +962,17 @@ class _XYCut:
                 index += 1
         return columns
 
-    def _labels(self, column: list[int], beside: list[int]) -> bool:
-        """Whether every line of ``column`` is narrow and most sit on rows of ``beside``."""
+    def _labels_rows_of(self, column: list[int], beside: list[int]) -> bool:
+        """Whether ``column`` labels the rows of ``beside``: its lines are all narrow, most of
+        them sit on rows of ``beside``, and they are enough to label most of the rows of
+        ``beside`` between its first and its last line (a few words spread down the side of
+        a paragraph label nothing)."""
         x0, y0, x1, y1 = self.x0, self.y0, self.x1, self.y1
         if any(x1[i] - x0[i] > _LABEL_WIDTH * (y1[i] - y0[i]) for i in column):
+            return False
+        top, bottom = min(map(y0.__getitem__, column)), max(map(y1.__getitem__, column))
+        alongside = [j for j in beside if top <= (y0[j] + y1[j]) / 2 <= bottom]
+        if len(column) < _LABELS_ON_ROWS * len(self._rows(alongside)):
             return False
         rows = sorted((y0[j], y1[j]) for j in beside)
         tops = [top for top, _ in rows]
