@@ -561,6 +561,41 @@ def test_control_codes_are_unmapped_glyphs_unless_they_are_whitespace() -> None:
     assert not pdf_module._unmapped([(box, "x = \ufffd", 0, False, True), (box, "ab", 0, False, True)])
 
 
+# --- reading order of labels, on line boxes as mupdf reports them (taller than the leading) ---------
+
+
+def _line(x0: float, row: int, x1: float, *, top: float = 100.0, leading: float = 12.5) -> tuple[float, ...]:
+    y0 = top + row * leading
+    return (x0, y0, x1, y0 + 13.3)  # a 10 pt line box: taller than the leading, so lines touch
+
+
+def test_two_columns_of_touching_lines_read_column_by_column() -> None:
+    """The right column ends early; the left one has a paragraph gap: still left, then right."""
+    title = (54.0, 60.0, 400.0, 80.0)
+    left = [_line(54, row, 288) for row in (0, 1, 2, 3, 5, 6, 7, 8)]
+    right = [_line(324, row, 558) for row in (0, 1, 2)]
+    boxes = [title, *right, *left]  # drawn in another order than it is read
+    order = pdf_module._reading_order(boxes)
+    assert [boxes[i] for i in order] == [title, *left, *right]
+
+
+def test_numbers_beside_touching_lines_read_row_by_row() -> None:
+    """A tightly set table of contents: each section number before its title."""
+    numbers = [_line(72, row, 84) for row in range(5)]
+    titles = [_line(108, row, 300) for row in range(5)]
+    boxes = numbers + titles
+    order = pdf_module._reading_order(boxes)
+    assert [boxes[i] for i in order] == [box for pair in zip(numbers, titles, strict=True) for box in pair]
+
+
+def test_a_few_words_beside_a_paragraph_do_not_label_its_lines() -> None:
+    paragraph = [_line(54, row, 288) for row in range(10)]
+    words = [_line(324, row, 350) for row in (0, 3, 6)]
+    boxes = paragraph + words
+    order = pdf_module._reading_order(boxes)
+    assert [boxes[i] for i in order] == paragraph + words
+
+
 def test_a_drop_capital_is_joined_to_its_word() -> None:
     assert _capital_page("T", "he archive holds letters").startswith("The archive holds letters\npilots")
 
