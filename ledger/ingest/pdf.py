@@ -66,9 +66,10 @@ Reading order
     least 80% of that column's rows alongside them (section and page numbers in a table
     of contents, line numbers of a listing, the cells of a table), the two are read
     together, row by row, each row left to right. A column of single words beside a
-    paragraph, one on each of its rows, is read that way too: it looks like a table. Lines that do not run left to right
-    (rotated margin stamps, axis labels) follow the page's other lines. A paragraph is a
-    run of lines from one pymupdf block that continues downward in reading order.
+    paragraph, one on each of its rows, is read that way too: it looks like a table.
+    Lines that do not run left to right (rotated margin stamps, axis labels) follow the
+    page's other lines. A paragraph is a run of lines from one pymupdf block that
+    continues downward in reading order.
 
 Metadata
     ``title`` and ``author`` from the document information; ``published_at`` from its
@@ -126,8 +127,8 @@ _COLUMN_GAP: Final = 5.0
 #: a column whose lines are at most this many line heights wide may be labels of the
 #: column beside it (numbers, table cells), read with it row by row
 _LABEL_WIDTH: Final = 4.0
-#: ... when at least this share of its lines sits on a row of that column, and it has at
-#: least this many lines per row of that column
+#: ... when at least this share of its lines sits on rows of that column, and its lines
+#: number at least this share of that column's rows alongside them
 _LABELS_ON_ROWS: Final = 0.8
 #: a line starting this far (points) above the previous one starts a new paragraph
 _RISE: Final = 1.0
@@ -883,7 +884,8 @@ class _XYCut:
         return rows
 
     def _split(self, group: list[int]) -> list[list[int]] | None:
-        """Split a region into columns, else into bands; None if it cannot be split."""
+        """Split a region into columns, else into bands; None if it cannot be split. A
+        region of labels and the lines they label comes back as its lines, row by row."""
         bands = _runs(group, self.y0, self.y1, 0.0)
         columns = _runs(group, self.x0, self.x1, _COLUMN_GAP)
         if len(columns) > 1:
@@ -970,8 +972,8 @@ class _XYCut:
         x0, y0, x1, y1 = self.x0, self.y0, self.x1, self.y1
         if any(x1[i] - x0[i] > _LABEL_WIDTH * (y1[i] - y0[i]) for i in column):
             return False
-        top, bottom = min(map(y0.__getitem__, column)), max(map(y1.__getitem__, column))
-        alongside = [j for j in beside if top <= (y0[j] + y1[j]) / 2 <= bottom]
+        first, last = min(map(y0.__getitem__, column)), max(map(y1.__getitem__, column))
+        alongside = [j for j in beside if first <= (y0[j] + y1[j]) / 2 <= last]
         if len(column) < _LABELS_ON_ROWS * len(self._rows(alongside)):
             return False
         rows = sorted((y0[j], y1[j]) for j in beside)
