@@ -145,8 +145,10 @@ _LIGATURES: Final = {
     0xFB05: "st",
     0xFB06: "st",
 }
+#: C0 and C1 control codes: the whitespace ones a space, the others (a font's broken encoding) U+FFFD
+_CONTROL_CODES: Final = {c: " " if chr(c).isspace() else "\ufffd" for c in (*range(0x20), *range(0x7F, 0xA0))}
 _TRANSLATION: Final[dict[int, str | None]] = {
-    **{c: " " if chr(c).isspace() else "\ufffd" for c in (*range(0x20), *range(0x7F, 0xA0))},
+    **_CONTROL_CODES,
     **{c: " " for c in (0xA0, 0x1680, *range(0x2000, 0x200B), 0x2028, 0x2029, 0x202F)},
     **{c: " " for c in (0x205F, 0x3000)},
     **_LIGATURES,
@@ -706,8 +708,8 @@ def _xml_char(match: re.Match[str]) -> str:
     if name is not None:
         return _XML_NAMED.get(name, match.group(0))
     code = int(hex_code, 16) if hex_code is not None else int(dec_code)
-    if code < 0x20 or 0x7F <= code < 0xA0:
-        return " " if chr(code).isspace() else "\ufffd"
+    if code in _CONTROL_CODES:
+        return _CONTROL_CODES[code]
     if 0xD800 <= code <= 0xDFFF or code > 0x10FFFF:
         return "\ufffd"
     return chr(code)
