@@ -579,6 +579,27 @@ def test_two_columns_of_touching_lines_read_column_by_column() -> None:
     assert [boxes[i] for i in order] == [title, *left, *right]
 
 
+def test_two_columns_cut_across_by_a_wide_gap_still_read_column_by_column() -> None:
+    """Both columns break at the same height, by more than the gutter (a section break set
+    alike in both): columns on both sides of the gap, so the page still reads by column."""
+    left = [_line(54, row, 288) for row in (0, 1, 2, 3, 10, 11, 12)]
+    right = [_line(300, row, 534) for row in (0, 1, 2, 10, 11, 12, 13)]
+    boxes = [*right, *left]
+    order = pdf_module._reading_order(boxes)
+    assert [boxes[i] for i in order] == [*left, *right]
+
+
+def test_title_page_lines_far_apart_read_top_down() -> None:
+    """Title at the left, subtitle flush right below it, author alone at the foot: the gutter
+    between them is no column break, the wide gap above the author is."""
+    title = (72.0, 180.0, 214.0, 218.0)
+    subtitle = [(364.0, 222.0, 540.0, 240.0), (460.0, 240.0, 540.0, 258.0), (514.0, 258.0, 540.0, 276.0)]
+    author = (72.0, 687.0, 136.0, 703.0)
+    boxes = [author, *subtitle, title]
+    order = pdf_module._reading_order(boxes)
+    assert [boxes[i] for i in order] == [title, *subtitle, author]
+
+
 def test_numbers_beside_touching_lines_read_row_by_row() -> None:
     """A tightly set table of contents: each section number before its title."""
     numbers = [_line(72, row, 84) for row in range(5)]

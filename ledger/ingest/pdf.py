@@ -56,7 +56,10 @@ Reading order
     at least two of the columns hold two rows or more, so that a run-in heading such
     as "Keywords  JavaScript, tracing" is not taken for a column), otherwise into
     horizontal bands; consecutive bands that share a gutter are read as one
-    multi-column region. A two-column page thus reads down the left column, then the
+    multi-column region. Columns are not columns when a horizontal gap wider than their
+    gutters cuts the region into two parts with no columns in either (a title page: the
+    title at the left, the subtitle at the right, the author at the foot): the region is
+    cut there instead. A two-column page thus reads down the left column, then the
     right one, with full-width titles, figures and footers in their place, whatever
     order the content stream drew the lines in. Rows are told apart by the lines'
     middles (line boxes are taller than the leading of most text, so the lines of one
@@ -896,12 +899,34 @@ class _XYCut:
                 x0 = self.x0.__getitem__
                 return [[i] for row in self._rows(group) for i in sorted(row, key=x0)]
         if len(columns) > 1 and (len(bands) == 1 or self._columnar(columns)):
-            return columns
+            return self._apart(bands, columns) or columns
         if len(bands) == 1:
             return None
         if len(bands) == len(group):  # one line per band
             return bands
         return self._merge_columnar(bands)
+
+    def _apart(self, bands: list[list[int]], columns: list[list[int]]) -> list[list[int]] | None:
+        """The region cut in two at its widest band gap, if that gap is wider than every gutter
+        between ``columns`` and neither side holds columns of its own; else None.
+
+        Lines far apart leave gutters without being columns: a title page with the title at
+        the left, the subtitle at the right and the author at the foot reads top to bottom.
+        """
+        if len(bands) == 1:
+            return None
+        y0, y1, x0, x1 = self.y0.__getitem__, self.y1.__getitem__, self.x0.__getitem__, self.x1.__getitem__
+        tops, bottoms = [min(map(y0, band)) for band in bands], [max(map(y1, band)) for band in bands]
+        gaps = [top - bottom for top, bottom in zip(islice(tops, 1, None), bottoms)]  # bands come top down
+        widest = max(gaps)
+        lefts, rights = [min(map(x0, column)) for column in columns], [max(map(x1, column)) for column in columns]
+        if widest <= max(left - right for left, right in zip(islice(lefts, 1, None), rights)):
+            return None
+        cut = gaps.index(widest) + 1
+        parts = [[i for band in bands[:cut] for i in band], [i for band in bands[cut:] for i in band]]
+        if any(self._columnar(self._labels_joined(_runs(part, self.x0, self.x1, _COLUMN_GAP))) for part in parts):
+            return None
+        return parts
 
     def _merge_columnar(self, bands: list[list[int]]) -> list[list[int]]:
         """Merge consecutive bands that share a column gutter into one region.
