@@ -55,5 +55,8 @@ def build_locator(
 
 
 def page_ranges(passages: Sequence[Mapping[Any, Any]], page: int) -> list[tuple[int, int]]:
-    """Character ranges of the passages on one page, for restricting a quote search."""
-    return [(p["char_start"], p["char_end"]) for p in passages if p["page"] == page]
+    """The character range one page's text spans (from its first passage to its last), for
+    restricting a quote search; empty if no passage is on that page. One range, not one per
+    passage: a quote may run over several lines of the page."""
+    on_page = [(p["char_start"], p["char_end"]) for p in passages if p["page"] == page]
+    return [(min(start for start, _ in on_page), max(end for _, end in on_page))] if on_page else []

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ledger import IngestError, InvalidInput, Ledger, NeedsOCR, Source
+from ledger import IngestError, InvalidInput, Ledger, NeedsOCR, QuoteNotFound, Source
 from ledger.ingest.base import PassageDraft, SourceDraft, content_hash
 
 PDF = Path(__file__).resolve().parents[1] / "fixtures" / "pdf"
@@ -20,6 +20,21 @@ HTML = Path(__file__).resolve().parents[1] / "fixtures" / "html"
 ARTICLE_URL = "https://marrowby.example/news/tidal-barrier"
 
 from .conftest import table_dump
+
+
+def test_page_narrows_a_quote_to_that_page_even_across_its_lines(ledger: Ledger) -> None:
+    source = ledger.ingest_pdf(PDF / "multi-page.pdf")
+    two_lines = "seventeen barrels of salt.\nA clerk copies the tally"
+    citation = ledger.cite(source, two_lines, page=2)
+    assert citation.page == 2 and citation.excerpt == "seventeen barrels of salt.\n\nA clerk copies the tally"
+    with pytest.raises(QuoteNotFound, match="outside"):
+        ledger.cite(source, two_lines, page=3)
+    with pytest.raises(QuoteNotFound):  # the page break is not inside any one page
+        ledger.cite(source, "with a note about", page=3)
+    across = ledger.cite(source, "finished.\n\nPage four closes")
+    assert across.page == 3  # a quote over a page break starts on its first page
+    with pytest.raises(QuoteNotFound):
+        ledger.cite(source, "finished.\n\nPage four closes", page=3)
 
 
 def test_a_quote_across_a_hyphen_break_a_ligature_and_curly_quotes_is_found_with_page_and_bbox(ledger: Ledger) -> None:
