@@ -12,6 +12,9 @@ text character for character. Both the text and the quote are normalized the sam
 - soft hyphens and zero-width characters (U+00AD, U+200B-200D, U+2060, U+FEFF) vanish;
 - curly quotes and primes become ' and ", dashes and the minus sign become -.
 
+A quote not found as written is looked for in the form the ingesters store text: Unicode NFC
+(composed accents, "Ω" U+2126 as "Ω" U+03A9), Arabic presentation forms folded to letters.
+
 Matching is otherwise exact and case-sensitive. A match found in the normalized text maps
 back to offsets in the original text, never splits a ligature and never starts or ends
 with whitespace. Everything here is pure: no database, no I/O.
@@ -23,6 +26,7 @@ import bisect
 import difflib
 import re
 import string
+import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -803,10 +807,31 @@ def locate_quote(
         InvalidInput: the quote is empty or whitespace, or a range is malformed.
         QuoteNotFound: the quote does not occur; the message shows the closest text.
     """
-    raw = text.text if isinstance(text, MatchText) else text
-    query = _Query.build(quote)
     ranges = _check_ranges(within)
     context = _Context(prefix, suffix)
+    try:
+        return _locate(text, quote, context, ranges)
+    except QuoteNotFound:
+        stored = _as_stored(quote)
+        if stored == quote:
+            raise
+    return _locate(text, stored, context, ranges)  # not found either: its closest text is the telling one
+
+
+# The ingesters store text in NFC, with Arabic presentation forms (what a PDF viewer may put on
+# the clipboard) folded to letters; a quote not found as written is looked for in that form.
+_PRESENTATION_FORMS = re.compile("[\ufb50-\ufdff\ufe70-\ufefe]+")
+
+
+def _as_stored(quote: str) -> str:
+    """The quote in the form the ingesters store text."""
+    folded = _PRESENTATION_FORMS.sub(lambda m: unicodedata.normalize("NFKC", m.group()), quote)
+    return unicodedata.normalize("NFC", folded)
+
+
+def _locate(text: str | MatchText, quote: str, context: _Context, ranges: list[tuple[int, int]] | None) -> Anchor:
+    raw = text.text if isinstance(text, MatchText) else text
+    query = _Query.build(quote)
     exact = [
         _Hit(s, s + len(query.raw), 0)
         for s in _exact_starts(raw, query.raw)

@@ -80,6 +80,30 @@ def test_hyphen_is_not_dropped_from_an_unbroken_compound() -> None:
         locate_quote("a well-known fact", "a wellknown fact")
 
 
+@pytest.mark.parametrize(
+    ("stored", "copied"),
+    [
+        ("Zażółć gęślą jaźń", "Zaz\u0307o\u0301\u0142c\u0301 ge\u0328s\u0301la\u0328 jaz\u0301n\u0301"),  # NFD
+        ("the ohm (Ω) and the Ångström (Å)", "the ohm (\u2126) and the \u212bngstr\u00f6m (\u212b)"),  # singletons
+        ("مرحبا بالعالم", "\ufee3\ufeae\ufea3\ufe92\ufe8e \ufe91\ufe8e\ufee0\ufecc\ufe8e\ufedf\ufee2"),  # forms
+        ("لا إله", "\ufefb \ufe87\ufedf\ufeea"),  # lam-alef ligature form
+    ],
+)
+def test_quote_in_another_unicode_form_than_the_stored_text(stored: str, copied: str) -> None:
+    """PDF viewers and browsers may copy decomposed accents, compatibility singletons and
+    Arabic presentation forms; the ingesters store NFC text with the forms folded."""
+    text = f"Before. {stored}. After. " + "Other words fill the rest of the page. " * 5
+    assert excerpt(text, copied) == stored
+    with pytest.raises(QuoteNotFound) as refused:  # the message names the quote in the stored form
+        locate_quote(text, copied + " zz")
+    assert f'"{stored} zz"' in str(refused.value)
+
+
+def test_a_text_stored_decomposed_is_still_found_as_written() -> None:
+    decomposed = "cafe\u0301 au lait"
+    assert excerpt(f"A {decomposed}.", decomposed) == decomposed
+
+
 def test_quote_may_start_or_end_at_a_line_break_hyphen() -> None:
     text = "it is well-\nknown today"
     assert excerpt(text, "is well-") == "is well-"
