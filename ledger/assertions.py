@@ -22,8 +22,10 @@ from ledger.claims import (
     canonical_json,
     check_confidence,
     combine_confidence,
+    NUMBER_TYPES,
     decide,
     encode_value,
+    value_key,
 )
 from ledger.entities import check_name, check_text, normalize_name
 from ledger.errors import (
@@ -88,7 +90,9 @@ class _Prepared:
 
     @property
     def object_key(self) -> str:
-        return f"e:{self.object_id}" if self.object_id is not None else f"v:{self.value_text}"
+        if self.object_id is not None:
+            return f"e:{self.object_id}"
+        return value_key(self.value_text, self.datatype) if self.value_text is not None else "v:None"
 
 
 @dataclass(slots=True)
@@ -370,7 +374,6 @@ def _write_claims(
 
 
 _UNCONTESTED = Decision()
-_NUMBERS = frozenset({"integer", "number", "decimal"})
 
 
 def _check_same_datatype(item: _Prepared, group: Sequence[_Live]) -> None:
@@ -379,7 +382,7 @@ def _check_same_datatype(item: _Prepared, group: Sequence[_Live]) -> None:
     if item.datatype is None:
         return
     for claim in group:
-        if claim.datatype and claim.datatype != item.datatype and not {claim.datatype, item.datatype} <= _NUMBERS:
+        if claim.datatype and claim.datatype != item.datatype and not {claim.datatype, item.datatype} <= NUMBER_TYPES:
             raise InvalidInput(
                 f"predicate {item.predicate!r} already holds {claim.datatype} values here (claim "
                 f"{claim.claim_id}); pass the value as {claim.datatype}, not as {item.datatype}"
@@ -523,7 +526,8 @@ def _load_standing(
     live: dict[tuple[str, int, str, str], list[_Live]] = {}
     for row in rows:
         sources = supports.get(row["claim_id"], set())
-        object_key = f"e:{row['object_id']}" if row["object_id"] is not None else f"v:{row['value']}"
+        object_key = (f"e:{row['object_id']}" if row["object_id"] is not None
+                      else value_key(row["value"], row["datatype"]) if row["value"] is not None else "v:None")
         subject = root_of.get(row["subject_id"], row["subject_id"])
         live.setdefault((row["scope"], subject, row["predicate"], row["qualifiers"]), []).append(_Live(
             claim_id=row["claim_id"], object_key=object_key, status=row["status"],

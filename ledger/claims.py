@@ -11,7 +11,7 @@ import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Any
 
@@ -215,6 +215,21 @@ def encode_value(value: object) -> tuple[str, str]:
 
 
 _TEXT_JSON = json.JSONEncoder(ensure_ascii=False)  # json.dumps(..., ensure_ascii=False) builds one per call
+
+NUMBER_TYPES = frozenset({"integer", "number", "decimal"})
+
+
+def value_key(text: str, datatype: str | None) -> str:
+    """What makes two stored values the same value: 12000, 12000.0 and Decimal("12000.00")
+    are one number, and two aware datetimes one instant, whatever their written form."""
+    if datatype in NUMBER_TYPES:
+        number = Decimal(str(json.loads(text)))
+        return "n:0" if number == 0 else f"n:{number.normalize():f}"
+    if datatype == "datetime":
+        moment = datetime.fromisoformat(json.loads(text))
+        if moment.utcoffset() is not None:
+            return f"t:{moment.astimezone(UTC).isoformat()}"
+    return f"v:{text}"
 
 
 def decode_value(text: str | None, datatype: str | None) -> Any:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 import subprocess
 import sys
+from datetime import UTC, datetime, timedelta, timezone
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -59,6 +61,30 @@ def test_merge_keeps_history_and_reads_follow_the_merge(ledger: Ledger, clock) -
     assert {c.id for c in ledger.claims(ibm)} == {founded.id, based.id}
     assert [c.subject for c in ledger.claims("IBM", "headquarters")] == ["International Business Machines"]
     assert ledger.get_entity(long_name.id).merged_into == ibm.id
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    (12000, 12000.0),
+    (Decimal("12000"), 12000),
+    (Decimal("12000.0"), Decimal("12000")),
+    (0, -0.0),
+    (datetime(2026, 1, 1, 2, tzinfo=timezone(timedelta(hours=2))), datetime(2026, 1, 1, tzinfo=UTC)),
+])
+def test_equal_values_written_differently_corroborate(ledger: Ledger, first: object, second: object) -> None:
+    one = ledger.add_source(text="The salary is 12000 a month.", uri="a")
+    other = ledger.add_source(text="She earns 12000 monthly.", uri="b")
+    claim = ledger.assert_claim("Ann", "salary", value=first, evidence=[ledger.cite(one, "12000")])
+    again = ledger.assert_claim("Ann", "salary", value=second, evidence=[ledger.cite(other, "12000")])
+    assert again.id == claim.id and again.status == "confirmed"
+    assert [c.value for c in ledger.claims("Ann", "salary")] == [first]  # as first written
+
+
+def test_different_numbers_still_conflict(ledger: Ledger) -> None:
+    one = ledger.add_source(text="The salary is 12000 a month.", uri="a")
+    other = ledger.add_source(text="She earns 12000.5 monthly.", uri="b")
+    claim = ledger.assert_claim("Ann", "salary", value=12000, evidence=[ledger.cite(one, "12000")])
+    rival = ledger.assert_claim("Ann", "salary", value=Decimal("12000.5"), evidence=[ledger.cite(other, "12000.5")])
+    assert rival.id != claim.id and rival.status == "disputed"
 
 
 def test_add_source_is_idempotent_by_content_hash(ledger: Ledger) -> None:
