@@ -69,6 +69,17 @@ def _root_by_name(kind: str) -> Any:
     return root_by_name
 
 
+def _root_by_id(kind: str) -> Any:
+    """The entity (after merges) that entity :{kind}_id is: an id from before a merge reads
+    like its name does, as the entity it was merged into."""
+    given = store.entities.alias(f"{kind}_given")
+    return (
+        select(func.coalesce(given.c.merged_into, given.c.id))
+        .where(given.c.id == bindparam(f"{kind}_id"))
+        .scalar_subquery()
+    )
+
+
 class _joined_ids(FunctionElement[str]):  # noqa: N801  (SQL function names are lower case)
     """Comma-joined text of an id column: group_concat on SQLite, string_agg on PostgreSQL."""
 
@@ -118,7 +129,7 @@ def _claims_statement(shape: tuple[Any, ...]) -> Select[Any]:
         mode = subject_kind if kind == "subject" else object_kind
         if mode is None:
             continue
-        root = _root_by_name(kind) if mode == "name" else bindparam(f"{kind}_id")
+        root = _root_by_name(kind) if mode == "name" else _root_by_id(kind)
         members = select(store.entities.c.id).where(
             or_(store.entities.c.id == root, store.entities.c.merged_into == root))
         statement = statement.where(column.in_(members))

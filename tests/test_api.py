@@ -61,6 +61,10 @@ def test_merge_keeps_history_and_reads_follow_the_merge(ledger: Ledger, clock) -
     assert {c.id for c in ledger.claims(ibm)} == {founded.id, based.id}
     assert [c.subject for c in ledger.claims("IBM", "headquarters")] == ["International Business Machines"]
     assert ledger.get_entity(long_name.id).merged_into == ibm.id
+    # an id or record from before the merge reads as its name does: as the merged entity
+    for stale in (long_name, long_name.id):
+        assert {c.id for c in ledger.claims(stale)} == {founded.id, based.id}
+        assert [v.id for v in ledger.history(stale, "founded")] == [founded.id]
 
 
 @pytest.mark.parametrize(("first", "second"), [
