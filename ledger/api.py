@@ -57,8 +57,8 @@ class Ledger:
     """A claim ledger on one database. Open with ``Ledger.open()``; use as a context manager."""
 
     def __init__(self, engine: Engine, *, clock: Clock | None = None) -> None:
-        self._engine = engine
         self._clock = LedgerClock(clock)
+        self._engine = engine
 
     @classmethod
     def open(cls, url_or_path: str | os.PathLike[str] | None = None, *, clock: Clock | None = None) -> Ledger:
@@ -71,6 +71,7 @@ class Ledger:
         """
         from ledger import migrate  # alembic loads only when a database is opened
 
+        LedgerClock(clock)  # a bad clock is refused before anything is opened
         engine = db.make_engine(db.resolve_url(url_or_path))
         try:
             migrate.upgrade(engine)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Literal
 
-from ledger.errors import ClockError, InvalidTime
+from ledger.errors import ClockError, InvalidInput, InvalidTime
 
 Precision = Literal["year", "month", "day", "second"]
 TimeInput = datetime | date | str
@@ -170,11 +170,19 @@ class LedgerClock:
     """Wraps the caller's clock: readings must be aware and never run backwards."""
 
     def __init__(self, clock: Clock | None) -> None:
+        if clock is not None and not callable(clock):
+            raise InvalidInput(
+                f"clock must be a zero-argument callable returning an aware datetime, not a "
+                f"{type(clock).__name__}; for a fixed time pass lambda: that_time"
+            )
         self._clock = clock or utc_now
 
     def read(self, *, not_before: datetime | None) -> datetime:
         """Read the clock, refusing a time earlier than the ledger's last write."""
-        now = self._clock()
+        try:
+            now = self._clock()
+        except Exception as error:  # the caller's code: say where it failed
+            raise ClockError(f"the clock failed: {type(error).__name__}: {error}") from error
         if not isinstance(now, datetime):
             raise ClockError(f"the clock returned {type(now).__name__}; it must return an aware datetime")
         if now.tzinfo is None or now.utcoffset() is None:

@@ -217,6 +217,21 @@ def test_the_clock_never_runs_backwards(ledger: Ledger, clock) -> None:
         ledger.add_source(text="second")
 
 
+def test_a_bad_clock_is_refused_and_a_failing_one_is_a_clock_error(tmp_path: Path) -> None:
+    with pytest.raises(InvalidInput, match="clock must be a zero-argument callable"):
+        Ledger.open(tmp_path / "bad.db", clock=datetime(2026, 1, 1, tzinfo=UTC))  # type: ignore[arg-type]
+    assert not (tmp_path / "bad.db").exists()
+
+    def broken() -> datetime:
+        raise RuntimeError("time server unreachable")
+
+    with Ledger.open(tmp_path / "broken.db", clock=broken) as ledger:
+        with pytest.raises(ClockError, match="the clock failed: RuntimeError: time server unreachable"):
+            ledger.add_source(text="first")
+        with pytest.raises(ClockError):
+            ledger.claims("Ann")  # reads ask the clock for "now" too
+
+
 def test_naive_datetimes_are_refused(ledger: Ledger) -> None:
     from datetime import datetime
 
