@@ -22,6 +22,19 @@ ARTICLE_URL = "https://marrowby.example/news/tidal-barrier"
 from .conftest import table_dump
 
 
+def test_a_turned_page_is_read_as_shown_and_located_in_pymupdfs_coordinates(ledger: Ledger) -> None:
+    import pymupdf
+
+    source = ledger.ingest_pdf(PDF / "landscape.pdf")
+    citation = ledger.cite(source, "and a word bro-\nken at the end of a line is joined again")
+    assert citation.excerpt == "and a word broken at the end of a line is joined again"
+    with pymupdf.open(PDF / "landscape.pdf") as doc:
+        assert doc[0].rotation == 90
+        [word] = doc[0].search_for("joined")
+    x0, y0, x1, y1 = citation.locator["bbox"]
+    assert x0 <= word.x0 and y0 <= word.y0 and word.x1 <= x1 and word.y1 <= y1
+
+
 def test_page_narrows_a_quote_to_that_page_even_across_its_lines(ledger: Ledger) -> None:
     source = ledger.ingest_pdf(PDF / "multi-page.pdf")
     two_lines = "seventeen barrels of salt.\nA clerk copies the tally"

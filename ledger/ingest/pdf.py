@@ -121,6 +121,7 @@ DEFAULT_MAX_PAGES: Final = 5000
 #: a line: bbox, normalized text, pymupdf block number, whether it ended in a soft hyphen,
 #: whether it runs left to right (within about 6 degrees; rotated lines are set apart)
 _Line = tuple[BBox, str, int, bool, bool]
+_Matrix = tuple[float, float, float, float, float, float]
 
 _LINE_SEP: Final = "\n"
 _PARAGRAPH_SEP: Final = "\n\n"
@@ -219,11 +220,14 @@ def read_pdf(
     try:
         _unlock(doc, label, password)
         page_count = _page_count(doc, label, max_pages, pymupdf)
-        pages = _read_pages(doc, page_count, label, pymupdf)
+        pages, turned = _read_pages(doc, page_count, label, pymupdf)
         metadata = _metadata(doc)
     finally:
         doc.close()
     text, passages, without_text = _assemble(pages)
+    if turned:  # back to pymupdf's (unrotated) coordinates, as its words and search_for give them
+        passages = tuple(p._replace(bbox=_transformed(p.bbox, turned[p.page])) if p.page in turned and p.bbox else p
+                         for p in passages)
     return SourceDraft(
         kind="pdf",
         text=text,
@@ -446,13 +450,22 @@ def _metadata(doc: Any) -> dict[str, str]:
 # --- text extraction ---------------------------------------------------------------
 
 
-def _read_pages(doc: Any, page_count: int, label: str, pymupdf: Any) -> list[list[_Line]]:
+def _read_pages(
+    doc: Any, page_count: int, label: str, pymupdf: Any
+) -> tuple[list[list[_Line]], dict[int, _Matrix]]:
+    """Each page's lines; and for each page turned by /Rotate (1-based), the matrix that takes
+    its lines' boxes back to pymupdf's unrotated coordinates.
+
+    A turned page's text is laid out as the page is shown (mupdf reads it through the page's
+    rotation), so a landscape page reads like any other.
+    """
     # flags 0: ligatures expanded (and presentation forms folded), whitespace normalized, no
     # images. Not TEXT_MEDIABOX_CLIP: clipping every character costs about 10% of the
     # extraction; lines wholly off the page are dropped in _on_page instead.
     use_xml = _PREFER_XML and hasattr(pymupdf.mupdf, "fz_print_stext_page_as_xml_with_flags")
     repaired = bool(doc.is_repaired)
     pages: list[list[_Line]] = []
+    turned: dict[int, _Matrix] = {}
     for number in range(page_count):
         try:
             if repaired and _lost_content(doc, number):
@@ -461,15 +474,18 @@ def _read_pages(doc: Any, page_count: int, label: str, pymupdf: Any) -> list[lis
                     "(pymupdf had to repair the file); re-download or re-export it"
                 )
             page = doc.load_page(number)
+            turn = page.rotation_matrix if page.rotation % 360 else None  # text laid out as shown
             lines = None
             if use_xml:
-                textpage = page.get_textpage(flags=0)
+                textpage = page.get_textpage(flags=0, matrix=turn)
                 lines = _xml_lines(textpage, pymupdf)
-                area = tuple(textpage.rect)  # the unrotated page, as the lines' coordinates
+                area = tuple(page.rect if turn else textpage.rect)  # where the lines' coordinates are
             if lines is None:  # pymupdf clips characters itself unless told not to
-                lines = _dict_lines(page.get_textpage(clip=pymupdf.INFINITE_RECT(), flags=0))
-                area = tuple(page.rect * page.derotation_matrix)
+                lines = _dict_lines(page.get_textpage(clip=pymupdf.INFINITE_RECT(), flags=0, matrix=turn))
+                area = tuple(page.rect if turn else page.rect * page.derotation_matrix)
             lines = _on_page(lines, area)
+            if turn is not None and lines:
+                turned[number + 1] = tuple(page.derotation_matrix)
             if _unmapped(lines):
                 lines = []  # listed with the pages that have no text layer: it needs OCR
         except IngestError:
@@ -480,7 +496,16 @@ def _read_pages(doc: Any, page_count: int, label: str, pymupdf: Any) -> list[lis
                 f"truncated ({exc}); re-download or re-export it"
             ) from exc
         pages.append(lines)
-    return pages
+    return pages, turned
+
+
+def _transformed(box: BBox, matrix: _Matrix) -> BBox:
+    """A box through a matrix (a b c d e f) that turns by a multiple of 90 degrees."""
+    a, b, c, d, e, f = matrix
+    x0, y0, x1, y1 = box
+    xs = (a * x0 + c * y0 + e, a * x1 + c * y1 + e)
+    ys = (b * x0 + d * y0 + f, b * x1 + d * y1 + f)
+    return (min(xs), min(ys), max(xs), max(ys))
 
 
 def _unmapped(lines: Sequence[_Line]) -> bool:
