@@ -40,8 +40,12 @@ De-hyphenation
     The first line's passage then ends before the hyphen and the second line's passage
     starts right where the first ends (``a.char_end == b.char_start``), so
     "hyphen-" / "ated" gives the text "hyphenated" with passages "hyphen" and "ated".
-    Lines are never joined across paragraphs, columns or pages, and a hyphen before an
-    uppercase letter or a digit ("Just-in-" / "Time") is kept with its line break.
+    The next line may be in another mupdf block if it lies right under the first (less
+    than a line height below, overlapping it across): mupdf starts a block where the
+    indent changes (hanging indents, description lists), and the broken word joins its
+    paragraphs into one. Lines are never joined across columns or pages, and a hyphen
+    before an uppercase letter or a digit ("Just-in-" / "Time") is kept with its line
+    break.
 
 Drop capitals
     A line that is one capital letter, with the first two lines of a paragraph beside it
@@ -767,14 +771,16 @@ def _assemble(
         for index, ((bbox, text, block, soft_break, _), following) in enumerate(zip(ordered, islice(ordered, 1, None))):
             if not continued:
                 paragraph += 1
-            continued = following[2] == block and following[0][1] >= bbox[1] - rise
+            broken = (soft_break or text[-1] in hyphens) and _hyphenated(text, soft_break, following[1])
+            continued = (following[2] == block and following[0][1] >= bbox[1] - rise) or (
+                broken and _next_line(bbox, following[0]))
             start = position + len(separator)
             add_part(separator)
             if not continued and len(text) == 1 and _drop_capital(bbox, text, following, ordered[index + 2 : index + 3]):
                 continued, separator = True, ""  # "T" + "he archive ...": one word again
             elif not continued:
                 separator = paragraph_sep
-            elif (soft_break or text[-1] in hyphens) and _hyphenated(text, soft_break, following[1]):
+            elif broken:
                 separator = ""
                 if not soft_break:
                     text = text[:-1]  # the hyphen; a soft hyphen is already gone
@@ -823,6 +829,19 @@ def _drop_capital(bbox: BBox, text: str, following: _Line, after: Sequence[_Line
         return False
     # the second line of that text is beside the capital too
     return bool(after) and after[0][2] == following[2] and after[0][0][1] < bbox[3] and abs(after[0][0][0] - x0) <= 1.0
+
+
+def _next_line(bbox: BBox, following: BBox) -> bool:
+    """Whether ``following`` is the line right under ``bbox`` in the same column: below it,
+    less than a line height further down, and overlapping it across. mupdf starts a new block
+    where the indentation changes (a hanging indent, a description list), so a word broken
+    over such lines is still joined."""
+    height = bbox[3] - bbox[1]
+    return (
+        following[1] >= bbox[1] + 0.5 * height
+        and following[1] - bbox[3] <= height
+        and following[0] < bbox[2] and following[2] > bbox[0]
+    )
 
 
 def _hyphenated(text: str, soft_break: bool, following: str) -> bool:
