@@ -679,12 +679,13 @@ def _fuzzy(mt: MatchText, q: str, context: _Context, near: int | None) -> _Candi
     if best is None:
         return None
     cand, tokens, i, j = best
-    # Refine the edges by a word either way.
+    # Refine the edges by a word either way, by likeness to the quote: the context chose the
+    # place, but near the end (or start) of a text what follows a span says little about it.
     for di in (-1, 0, 1):
         for dj in (-1, 0, 1):
             if (di or dj) and 0 <= i + di < j + dj <= len(tokens):
                 other = _candidate(mt, q, context, tokens, i + di, j + dj)
-                if other is not None and other.objective > cand.objective + 1e-9:
+                if other is not None and other.score > cand.score + 1e-9:
                     cand = other
     return cand
 

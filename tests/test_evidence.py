@@ -400,6 +400,17 @@ def test_reanchor_changed_word_is_fuzzy() -> None:
     assert new[a.start : a.end] == "holds 64% of ordinary shares as of March 2024"
 
 
+@pytest.mark.parametrize("place", [0, 1, 2, 3])
+def test_reanchor_changed_paragraph_moved_anywhere_keeps_its_whole_quote(place: int) -> None:
+    """Moved to the end of the text too, where nothing follows it to agree with the suffix."""
+    ev = _evidence(quote="of March 2024, according to the filing")  # ends where its paragraph ends
+    others = [P1, P3, P4]
+    new = doc(*others[:place], P2.replace("the filing", "the annual filing"), *others[place:])
+    a = reanchor(new, **ev)
+    assert a is not None and a.method == "fuzzy"
+    assert new[a.start : a.end] == "of March 2024, according to the annual filing"
+
+
 def test_reanchor_changed_word_at_the_edge_uses_context() -> None:
     ev = _evidence()
     new = OLD.replace("March 2024", "March 2025")
