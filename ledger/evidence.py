@@ -10,7 +10,9 @@ text character for character. Both the text and the quote are normalized the sam
   matches "well-\\nknown";
 - ligatures expand (U+FB00-FB06 "ﬁ" -> "fi", "…" -> "...");
 - soft hyphens and zero-width characters (U+00AD, U+200B-200D, U+2060, U+FEFF) vanish;
-- curly quotes and primes become ' and ", dashes and the minus sign become -.
+- curly quotes and primes become ' and ", dashes and the minus sign become -;
+- a table cell separator " | " (web table rows are stored so) is a space: a row copied from
+  a browser, cells apart by tabs, matches.
 
 A quote not found as written is looked for in the form the ingesters store text: Unicode NFC
 (composed accents, "Ω" U+2126 as "Ω" U+03A9), Arabic presentation forms folded to letters.
@@ -85,11 +87,13 @@ _X = "".join(f"\\u{ord(c):04x}" for c in _EXPAND)
 #   group 1: a line-break hyphen between letters, with the whitespace after it -> ""
 #   group 2: a run of two or more spaces/invisibles -> " " (or "" if only invisibles)
 #   group 3: a ligature -> its letters; an invisible character -> ""
+#   group 4: the "|" of a table cell separator " | ", with the spaces after it -> ""
 _SPECIAL = re.compile(
-    rf"[- {_Z}{_X}]"
+    rf"[- {_Z}{_X}|]"
     rf"(?:((?<={_L}-)(?=[{_Z}]*+ )[ {_Z}]*+(?={_L})|(?<={_L}\u00ad)[ {_Z}]*+(?={_L}))"
     rf"|((?<=[ {_Z}])[ {_Z}]++)"
-    rf"|((?<=[{_X}{_Z}])))"
+    rf"|((?<=[{_X}{_Z}]))"
+    rf"|((?<= \|)[ {_Z}]++))"
 )
 _LEAD_HYPHEN = re.compile(rf"- ?(?={_L})")
 _TRAIL_HYPHEN = re.compile(rf"(?<={_L})-\Z")
@@ -106,7 +110,7 @@ def _one_to_one(text: str) -> str:
 
 def _replacement(m: re.Match[str]) -> str:
     group = m.lastindex
-    if group == 1:  # line-break hyphen
+    if group == 1 or group == 4:  # line-break hyphen; cell separator
         return ""
     if group == 2:
         return " " if " " in m.group() else ""
@@ -130,7 +134,7 @@ def _special_matches(t: str) -> Iterator[re.Match[str]]:
     would try every position of a long text.
     """
     starts: list[int] = []
-    for needle in ("  ", "- ", *_INVISIBLE, *_EXPAND):
+    for needle in ("  ", "- ", "| ", *_INVISIBLE, *_EXPAND):
         i = t.find(needle)
         while i >= 0:
             starts.append(i)

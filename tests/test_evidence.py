@@ -104,6 +104,14 @@ def test_a_text_stored_decomposed_is_still_found_as_written() -> None:
     assert excerpt(f"A {decomposed}.", decomposed) == decomposed
 
 
+@pytest.mark.parametrize("copied", ["1851\t21 ships\t180 pounds", "1851 21 ships 180 pounds", "1851 | 21 ships | 180 pounds"])
+def test_a_table_row_copied_from_a_browser_matches_its_stored_cells(copied: str) -> None:
+    """Web table rows are stored with " | " between cells; browsers copy tabs."""
+    text = "Year | Ships | Fees\n\n1851 | 21 ships | 180 pounds\n\nThe fees were paid in silver."
+    assert excerpt(text, copied) == "1851 | 21 ships | 180 pounds"
+    assert excerpt("an x |y bar", "x |y") == "x |y"  # a bar not set off by spaces is kept
+
+
 def test_quote_may_start_or_end_at_a_line_break_hyphen() -> None:
     text = "it is well-\nknown today"
     assert excerpt(text, "is well-") == "is well-"
