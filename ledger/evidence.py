@@ -15,7 +15,9 @@ text character for character. Both the text and the quote are normalized the sam
   a browser, cells apart by tabs, matches.
 
 A quote not found as written is looked for in the form the ingesters store text: Unicode NFC
-(composed accents, "Ω" U+2126 as "Ω" U+03A9), Arabic presentation forms folded to letters.
+(composed accents, "Ω" U+2126 as "Ω" U+03A9), Arabic presentation forms folded to letters;
+then without a line-break hyphen it ends on ("as a high-" copied to the end of a line, where
+the ingester joined the word: "as a highlevel").
 
 Matching is otherwise exact and case-sensitive. A match found in the normalized text maps
 back to offsets in the original text, never splits a ligature and never starts or ends
@@ -816,15 +818,30 @@ def locate_quote(
     context = _Context(prefix, suffix)
     try:
         return _locate(text, quote, context, ranges)
-    except QuoteNotFound:
-        stored = _as_stored(quote)
-        if stored == quote:
-            raise
-    return _locate(text, stored, context, ranges)  # not found either: its closest text is the telling one
+    except QuoteNotFound as refused:
+        error = refused
+    for retry in _retries(quote):
+        try:
+            return _locate(text, retry, context, ranges)
+        except QuoteNotFound as refused:
+            if retry == _as_stored(quote):  # its closest text is the telling one
+                error = refused
+    raise error
 
 
 # The ingesters store text in NFC, with Arabic presentation forms (what a PDF viewer may put on
-# the clipboard) folded to letters; a quote not found as written is looked for in that form.
+# the clipboard) folded to letters, and join words broken at line ends: a quote not found as
+# written is looked for in that form, then without a hyphen it ends on ("as a high-" copied
+# from the end of a line, where the text reads "as a highlevel").
+_BROKEN_END = re.compile(r"(?<=[^\W\d_])[-\u2010\u00ad]\s*\Z")
+
+
+def _retries(quote: str) -> list[str]:
+    stored = _as_stored(quote)
+    retries = [stored] if stored != quote else []
+    if (cut := _BROKEN_END.sub("", stored)) != stored:
+        retries.append(cut)
+    return retries
 _PRESENTATION_FORMS = re.compile("[\ufb50-\ufdff\ufe70-\ufefe]+")
 
 

@@ -112,6 +112,15 @@ def test_a_table_row_copied_from_a_browser_matches_its_stored_cells(copied: str)
     assert excerpt("an x |y bar", "x |y") == "x |y"  # a bar not set off by spaces is kept
 
 
+def test_a_quote_copied_to_the_end_of_a_line_may_end_on_its_break_hyphen() -> None:
+    """The PDF ingester joins "high-" / "level"; a quote copied up to the line end keeps the hyphen."""
+    text = "The language was designed as a highlevel tool for the whole team."
+    assert excerpt(text, "designed as a high-") == "designed as a high"
+    assert excerpt(text, "designed as a high-\n") == "designed as a high"
+    with pytest.raises(QuoteNotFound, match='"designed as a low-"'):
+        locate_quote(text, "designed as a low-")
+
+
 def test_quote_may_start_or_end_at_a_line_break_hyphen() -> None:
     text = "it is well-\nknown today"
     assert excerpt(text, "is well-") == "is well-"
