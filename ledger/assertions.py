@@ -349,6 +349,18 @@ def _write_claims(
         if decision.corroborates is not None:
             target = next(c for c in candidates if c.claim_id == decision.corroborates)
             _corroborate(batch, target, item, facts)
+            for change in decision.changes:  # claims it names in supersedes=
+                superseded = by_id[change.claim_id]
+                _change(batch, superseded, status=change.status, interval=_change_interval(change, superseded, item),
+                        cause=f"{change.cause} (claim {target.claim_id})", reason=None, actor=item.actor)
+            for link in decision.links:
+                batch.links.append(_link(link.kind, link.from_claim_id or target.claim_id,
+                                         link.to_claim_id or target.claim_id, item.scope, item.actor))
+            if decision.changes and target.status == "disputed" and not _rivals(target, group):
+                named = ", ".join(str(change.claim_id) for change in decision.changes)
+                _change(batch, target, status="confirmed" if target.independent_sources(facts) >= 2 else "reported",
+                        interval=None, cause=f"dispute settled: claim {named} superseded", reason=None,
+                        actor=item.actor)
             results.append(ClaimId(target.claim_id))
             continue
         new_id = next_claim_id
@@ -374,6 +386,15 @@ def _write_claims(
 
 
 _UNCONTESTED = Decision()
+
+
+def _rivals(claim: _Live, group: Sequence[_Live]) -> bool:
+    """Whether another value still disputes ``claim`` over some of its interval."""
+    return any(
+        other.status == "disputed" and other.object_key != claim.object_key
+        and overlaps(other.valid_from, other.valid_until, claim.valid_from, claim.valid_until)
+        for other in group
+    )
 
 
 def _check_same_datatype(item: _Prepared, group: Sequence[_Live]) -> None:

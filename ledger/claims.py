@@ -100,14 +100,6 @@ def decide(
     included by the caller even when their key differs.
     """
     live = [s for s in standing if not s.empty]
-    for claim in live:
-        if claim.object_key != new.object_key or claim.claim_id in new.supersedes:
-            continue
-        if functional and overlaps(new.valid_from, new.valid_until, claim.valid_from, claim.valid_until):
-            return Decision(corroborates=claim.claim_id, cause="corroborated")
-        if not functional and (claim.valid_from, claim.valid_until) == (new.valid_from, new.valid_until):
-            return Decision(corroborates=claim.claim_id, cause="corroborated")
-
     changes: list[Change] = []
     links: list[LinkDraft] = []
     causes: list[str] = []
@@ -115,6 +107,15 @@ def decide(
         if claim.claim_id in new.supersedes:
             changes.append(_whole(claim, now, "superseded explicitly"))
             links.append(LinkDraft("supersedes", None, claim.claim_id))
+    for claim in live:
+        if claim.object_key != new.object_key or claim.claim_id in new.supersedes:
+            continue
+        if (functional and overlaps(new.valid_from, new.valid_until, claim.valid_from, claim.valid_until)) or (
+            not functional and (claim.valid_from, claim.valid_until) == (new.valid_from, new.valid_until)
+        ):
+            # the claims it names are superseded all the same, by the claim it corroborates
+            return Decision(corroborates=claim.claim_id, changes=tuple(changes), links=tuple(links),
+                            cause="corroborated")
     if "superseded explicitly" in (c.cause for c in changes):
         causes.append("supersedes explicitly")
     if not functional:

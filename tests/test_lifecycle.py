@@ -124,6 +124,23 @@ def test_explicit_supersedes_wins_over_a_conflict(ledger: Ledger, clock) -> None
     assert [c.value for c in ledger.claims("Bielefeld", "population", valid_at="2021")] == [334000]
 
 
+def test_supersedes_on_a_corroborating_assertion_still_supersedes_and_settles_the_dispute(ledger: Ledger, clock) -> None:
+    a = ledger.add_source(text="Acme's CEO is Alice.", publisher="A")
+    b = ledger.add_source(text="Acme's CEO is Bob.", publisher="B")
+    c = ledger.add_source(text="Official: the CEO is Alice; Bob was a typo.", publisher="C")
+    alice = ledger.assert_claim("Acme", "ceo", value="Alice", evidence=[ledger.cite(a, "Alice")])
+    clock.tick()
+    bob = ledger.assert_claim("Acme", "ceo", value="Bob", evidence=[ledger.cite(b, "Bob")])
+    assert {ledger.claim(alice).status, bob.status} == {"disputed"}
+    clock.tick()
+    again = ledger.assert_claim("Acme", "ceo", value="Alice", evidence=[ledger.cite(c, "the CEO is Alice")],
+                                supersedes=bob)
+    assert again.id == alice.id and again.status == "confirmed" and "dispute settled" in (again.cause or "")
+    assert ledger.claim(bob).status == "superseded"
+    assert ("supersedes", alice.id, bob.id) in [(l.kind, l.from_claim_id, l.to_claim_id) for l in ledger.explain(bob).links]
+    assert [(c.value, c.status) for c in ledger.claims("Acme", "ceo")] == [("Alice", "confirmed")]
+
+
 def test_qualifiers_separate_contexts(ledger: Ledger, clock) -> None:
     note = ledger.add_source(text="I drink coffee in the morning but avoid caffeine at night.", kind="conversation")
     morning = ledger.assert_claim("user", "caffeine", value="drinks coffee", qualifiers={"time_of_day": "morning"},
