@@ -592,9 +592,13 @@ def _create(
         actor=item.actor,
         cause=decision.cause,
     )
+    independent = claim.independent_sources(facts) if len(claim.sources) >= 2 else len(claim.sources)
+    if item.confidence is None and independent >= 2:
+        # as if each independent source had been cited in turn: 1 - (1 - c)^n
+        claim.confidence = 1.0 - (1.0 - confidence) ** independent
     if decision.disputed or len(supporting) < len(item.citations):  # contradicting evidence came along
         claim.status = "disputed"
-    elif claim.status == "reported" and len(claim.sources) >= 2 and claim.independent_sources(facts) >= 2:
+    elif claim.status == "reported" and independent >= 2:
         claim.status = "confirmed"
     batch.versions[claim_id] = claim
     batch.evidence.extend((claim_id, citation, item.actor) for citation in item.citations)

@@ -171,6 +171,10 @@ def test_same_value_corroborates_and_independent_sources_raise_confidence(ledger
     assert len(third.evidence_ids) == 3
     # Reading never changes confidence.
     assert ledger.claim(first).confidence == third.confidence
+    # The same sources cited in one assertion give the same status and confidence.
+    at_once = ledger.assert_claim("Pierre Curie", "award", value="Nobel Prize in Physics 1903",
+                                  evidence=[ledger.cite(s, "Nobel Prize in Physics") for s in (a, copy, b)])
+    assert (at_once.status, at_once.confidence) == (third.status, third.confidence)
 
 
 def test_cardinality_many_keeps_parallel_claims(ledger: Ledger, clock) -> None:
