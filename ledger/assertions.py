@@ -744,6 +744,11 @@ def change_status(
     scope = row["scope"]
     if row["status"] == "retracted":
         raise Conflict(f"claim {claim} is retracted; assert the claim again instead of changing it")
+    whole = row["valid_from"] is not None and row["valid_from"] == row["valid_until"]
+    if row["status"] == "superseded" and whole and status in ("confirmed", "disputed"):
+        doing = "confirming" if status == "confirmed" else "disputing"
+        raise Conflict(f"claim {claim} is superseded as a whole and holds at no time; {doing} it would change "
+                       "nothing anyone reads: assert the value again if it holds after all")
     for citation in citations:
         if citation.scope != scope:
             raise ScopeMismatch(f"evidence from scope {citation.scope!r} cannot back a claim in {scope!r}")

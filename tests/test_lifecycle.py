@@ -141,6 +141,21 @@ def test_supersedes_on_a_corroborating_assertion_still_supersedes_and_settles_th
     assert [(c.value, c.status) for c in ledger.claims("Acme", "ceo")] == [("Alice", "confirmed")]
 
 
+def test_a_claim_superseded_as_a_whole_cannot_be_confirmed_or_disputed(ledger: Ledger, clock) -> None:
+    from ledger import Conflict
+
+    a = ledger.add_source(text="Population: 331,000.", publisher="Census A")
+    b = ledger.add_source(text="Population: 334,000 (revised).", publisher="Census B")
+    old = ledger.assert_claim("Bielefeld", "population", value=331000, valid_from="2020", evidence=[ledger.cite(a, "331,000")])
+    clock.tick()
+    ledger.assert_claim("Bielefeld", "population", value=334000, valid_from="2020", supersedes=old,
+                        evidence=[ledger.cite(b, "334,000")])
+    for change in (ledger.confirm, ledger.dispute):
+        with pytest.raises(Conflict, match="superseded as a whole"):
+            change(old, reason="a second look")
+    assert ledger.claim(old).status == "superseded"
+
+
 def test_qualifiers_separate_contexts(ledger: Ledger, clock) -> None:
     note = ledger.add_source(text="I drink coffee in the morning but avoid caffeine at night.", kind="conversation")
     morning = ledger.assert_claim("user", "caffeine", value="drinks coffee", qualifiers={"time_of_day": "morning"},
