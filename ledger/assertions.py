@@ -10,7 +10,7 @@ from datetime import datetime
 from operator import attrgetter
 from typing import Any, NamedTuple
 
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection, or_, select
 
 from ledger import store
 from ledger.claims import (
@@ -768,6 +768,8 @@ def change_status(
         cause = f"superseded explicitly (claim {superseded_by})"
         batch.links.append(_link("supersedes", superseded_by, claim, scope, actor, reason))
     _change(batch, target, status=status, interval=interval, cause=cause, reason=reason, actor=actor)
+    if status == "retracted":
+        _undo_effects(connection, batch, claim, actor)
     _check_citations(connection, [(scope, citations)])
     batch.evidence.extend((claim, citation, actor) for citation in citations)
     _flush(connection, batch, ids, now)
@@ -776,6 +778,55 @@ def change_status(
         root = _entity_scopes(connection, {subject})[subject][1]
         refuse_functional_overlaps(connection, subjects=store.merged_ids(connection, root),
                                    because=f"confirming claim {claim}")
+
+
+def _undo_effects(connection: Connection, batch: _Batch, retracted: int, actor: str | None) -> None:
+    """Take back what a claim did to others when it is retracted: a retracted claim was never to
+    be believed. A claim it closed, superseded or disputed gets back the version it had before,
+    provided that is still its current version's cause and, for a dispute, no other claim
+    still disputes it. (The links stay: they record what happened.)"""
+    link = store.links
+    rows = connection.execute(
+        select(link.c.kind, link.c.from_claim_id, link.c.to_claim_id)
+        .where(or_(link.c.from_claim_id == retracted, link.c.to_claim_id == retracted))
+    ).all()
+    marker = f"(claim {retracted})"
+    for kind, source, target in rows:
+        other = target if source == retracted else source
+        current = store.current_version(connection, other)
+        if not (current["cause"] or "").endswith(marker):
+            continue  # what the retracted claim did was changed since, or it is not what it did
+        if kind == "contradicts" and _disputed_by_others(connection, other, retracted):
+            continue
+        previous = connection.execute(
+            select(store.versions).where(store.versions.c.claim_id == other, store.versions.c.id < current["id"])
+            .order_by(store.versions.c.id.desc()).limit(1)
+        ).mappings().first()
+        if previous is None:
+            continue
+        live = _Live(
+            claim_id=other, object_key="", status=current["status"], confidence=current["confidence"],
+            valid_from=current["valid_from"], valid_until=current["valid_until"],
+            valid_from_precision=current["valid_from_precision"],
+            valid_until_precision=current["valid_until_precision"], sources=[], version_id=current["id"],
+        )
+        _change(batch, live, status=previous["status"], cause=f"restored: claim {retracted} was retracted",
+                interval=(previous["valid_from"], previous["valid_until"],
+                          previous["valid_from_precision"], previous["valid_until_precision"]),
+                reason=None, actor=actor, confidence=previous["confidence"])
+
+
+def _disputed_by_others(connection: Connection, claim: int, besides: int) -> bool:
+    """Whether a claim other than ``besides`` that is not retracted contradicts ``claim``."""
+    link = store.links
+    rivals = {
+        a if b == claim else b
+        for a, b in connection.execute(
+            select(link.c.from_claim_id, link.c.to_claim_id).where(
+                link.c.kind == "contradicts", or_(link.c.from_claim_id == claim, link.c.to_claim_id == claim))
+        ).all()
+    } - {besides, claim}
+    return any(store.current_version(connection, rival)["status"] == "disputed" for rival in rivals)
 
 
 def refuse_functional_overlaps(

@@ -156,6 +156,40 @@ def test_a_claim_superseded_as_a_whole_cannot_be_confirmed_or_disputed(ledger: L
     assert ledger.claim(old).status == "superseded"
 
 
+def test_retracting_an_update_reopens_the_value_it_closed(ledger: Ledger, clock) -> None:
+    bills = ledger.add_source(text="March: PLN 280. July: PLN 245.")
+    march = ledger.assert_claim("home", "bill", value="PLN 280", valid_from="2026-03-01", evidence=[ledger.cite(bills, "PLN 280")])
+    clock.tick()
+    july = ledger.assert_claim("home", "bill", value="PLN 245", valid_from="2026-07-01", evidence=[ledger.cite(bills, "PLN 245")])
+    assert values(ledger, "home", "bill", valid_at="2026-08") == ["PLN 245"]
+    clock.tick()
+    ledger.retract(july, reason="the July invoice was someone else's")
+    assert values(ledger, "home", "bill", valid_at="2026-08") == ["PLN 280"]
+    reopened = ledger.claim(march)
+    assert (reopened.status, reopened.valid_until) == ("reported", None)
+    assert reopened.cause == f"restored: claim {july.id} was retracted"
+    # what the ledger believed while the July value stood is still answerable
+    assert values(ledger, "home", "bill", valid_at="2026-08", known_at=july.recorded_at) == ["PLN 245"]
+
+
+def test_retracting_one_side_of_a_conflict_settles_the_other_unless_another_disputes_it(ledger: Ledger, clock) -> None:
+    a = ledger.add_source(text="The car is red.", publisher="A")
+    b = ledger.add_source(text="The car is blue.", publisher="B")
+    c = ledger.add_source(text="The car is green.", publisher="C")
+    red = ledger.assert_claim("car", "color", value="red", evidence=[ledger.cite(a, "red")])
+    clock.tick()
+    blue = ledger.assert_claim("car", "color", value="blue", evidence=[ledger.cite(b, "blue")])
+    clock.tick()
+    green = ledger.assert_claim("car", "color", value="green", evidence=[ledger.cite(c, "green")])
+    clock.tick()
+    ledger.retract(green, reason="spam source")
+    assert {v.value: v.status for v in ledger.claims("car", "color")} == {"red": "disputed", "blue": "disputed"}
+    clock.tick()
+    ledger.retract(blue, reason="spam source")
+    assert [(v.value, v.status) for v in ledger.claims("car", "color")] == [("red", "reported")]
+    assert ledger.audit(statuses=["disputed"]) == []
+
+
 def test_qualifiers_separate_contexts(ledger: Ledger, clock) -> None:
     note = ledger.add_source(text="I drink coffee in the morning but avoid caffeine at night.", kind="conversation")
     morning = ledger.assert_claim("user", "caffeine", value="drinks coffee", qualifiers={"time_of_day": "morning"},
