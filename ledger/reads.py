@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Connection, Dialect, Select, String, bindparam, cast, func, or_, select
+from sqlalchemy import Connection, Dialect, Select, String, and_, bindparam, case, cast, func, or_, select
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql.functions import FunctionElement
 
@@ -56,11 +56,19 @@ class Filter:
     all_versions: bool = False
 
 
-def _root_by_name(kind: str) -> Any:
+def _merged_into(entity: Any, all_versions: bool) -> Any:
+    """The entity's merged_into, as of :known_at unless every version is asked for: a read
+    about an earlier known_at does not see a merge made after it."""
+    if all_versions:
+        return entity.c.merged_into
+    return case((entity.c.merged_at <= bindparam("known_at", type_=UTCTime()), entity.c.merged_into), else_=None)
+
+
+def _root_by_name(kind: str, all_versions: bool) -> Any:
     """The entity (after merges) that the alias :{kind}_name names in :scope."""
     alias_entity = store.entities.alias(f"{kind}_named")
     root_by_name = (
-        select(func.coalesce(alias_entity.c.merged_into, alias_entity.c.id))
+        select(func.coalesce(_merged_into(alias_entity, all_versions), alias_entity.c.id))
         .join(store.aliases, store.aliases.c.entity_id == alias_entity.c.id)
         .where(store.aliases.c.scope == bindparam("scope"),
                store.aliases.c.normalized == bindparam(f"{kind}_name"))
@@ -69,12 +77,12 @@ def _root_by_name(kind: str) -> Any:
     return root_by_name
 
 
-def _root_by_id(kind: str) -> Any:
+def _root_by_id(kind: str, all_versions: bool) -> Any:
     """The entity (after merges) that entity :{kind}_id is: an id from before a merge reads
     like its name does, as the entity it was merged into."""
     given = store.entities.alias(f"{kind}_given")
     return (
-        select(func.coalesce(given.c.merged_into, given.c.id))
+        select(func.coalesce(_merged_into(given, all_versions), given.c.id))
         .where(given.c.id == bindparam(f"{kind}_id"))
         .scalar_subquery()
     )
@@ -129,9 +137,11 @@ def _claims_statement(shape: tuple[Any, ...]) -> Select[Any]:
         mode = subject_kind if kind == "subject" else object_kind
         if mode is None:
             continue
-        root = _root_by_name(kind) if mode == "name" else _root_by_id(kind)
-        members = select(store.entities.c.id).where(
-            or_(store.entities.c.id == root, store.entities.c.merged_into == root))
+        root = _root_by_name(kind, all_versions) if mode == "name" else _root_by_id(kind, all_versions)
+        merged = store.entities.c.merged_into == root  # an index lookup, however many entities
+        if not all_versions:
+            merged = and_(merged, store.entities.c.merged_at <= bindparam("known_at", type_=UTCTime()))
+        members = select(store.entities.c.id).where(or_(store.entities.c.id == root, merged))
         statement = statement.where(column.in_(members))
     if has_predicate:
         statement = statement.where(_c.c.predicate == bindparam("predicate"))

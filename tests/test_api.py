@@ -55,12 +55,18 @@ def test_merge_keeps_history_and_reads_follow_the_merge(ledger: Ledger, clock) -
     founded = ledger.assert_claim(ibm, "founded", value=1911, evidence=[ledger.cite(doc, "founded in 1911")])
     based = ledger.assert_claim(long_name, "headquarters", "Armonk", evidence=[ledger.cite(doc, "based in Armonk")])
     clock.tick()
+    before = ledger.now()
+    assert [c.id for c in ledger.claims("IBM", known_at=before)] == [founded.id]
+    clock.tick()
     merged = ledger.merge_entities(ibm, long_name)
     assert merged.id == ibm.id
     assert ledger.resolve("International Business Machines").id == ibm.id  # type: ignore[union-attr]
     assert {c.id for c in ledger.claims(ibm)} == {founded.id, based.id}
     assert [c.subject for c in ledger.claims("IBM", "headquarters")] == ["International Business Machines"]
     assert ledger.get_entity(long_name.id).merged_into == ibm.id
+    # what the ledger said before the merge stays what it said
+    for name, claim in (("IBM", founded), ("International Business Machines", based)):
+        assert [c.id for c in ledger.claims(name, known_at=before)] == [claim.id]
     # an id or record from before the merge reads as its name does: as the merged entity
     for stale in (long_name, long_name.id):
         assert {c.id for c in ledger.claims(stale)} == {founded.id, based.id}
