@@ -10,7 +10,7 @@ from datetime import datetime
 from operator import attrgetter
 from typing import Any, NamedTuple
 
-from sqlalchemy import Connection, or_, select
+from sqlalchemy import Connection, bindparam, or_, select
 
 from ledger import store
 from ledger.claims import (
@@ -802,7 +802,8 @@ def _undo_effects(connection: Connection, batch: _Batch, retracted: int, actor: 
             select(store.versions).where(store.versions.c.claim_id == other, store.versions.c.id < current["id"])
             .order_by(store.versions.c.id.desc()).limit(1)
         ).mappings().first()
-        if previous is None:
+        until = _restorable_until(connection, other, previous, retracted) if previous is not None else None
+        if previous is None or until is None:
             continue
         live = _Live(
             claim_id=other, object_key="", status=current["status"], confidence=current["confidence"],
@@ -811,9 +812,46 @@ def _undo_effects(connection: Connection, batch: _Batch, retracted: int, actor: 
             valid_until_precision=current["valid_until_precision"], sources=[], version_id=current["id"],
         )
         _change(batch, live, status=previous["status"], cause=f"restored: claim {retracted} was retracted",
-                interval=(previous["valid_from"], previous["valid_until"],
-                          previous["valid_from_precision"], previous["valid_until_precision"]),
+                interval=(previous["valid_from"], until[0], previous["valid_from_precision"], until[1]),
                 reason=None, actor=actor, confidence=previous["confidence"])
+
+
+def _restorable_until(
+    connection: Connection, claim: int, previous: Mapping[Any, Any], retracted: int
+) -> tuple[datetime | None, str | None] | None:
+    """The end (and its precision) ``claim`` can get back with its ``previous`` version, keeping
+    one undisputed value per functional predicate at a time: its old end, or the start of a
+    value asserted since that begins later (as an update would have closed it); None if a
+    value asserted since holds from its start already."""
+    kept = (previous["valid_until"], previous["valid_until_precision"])
+    if previous["status"] == "disputed" or (
+            previous["valid_from"] is not None and previous["valid_from"] == previous["valid_until"]):
+        return kept
+    row = connection.execute(_CLAIM_KEY, {"id": claim}).mappings().one()
+    if not _functional(store.predicate_rows(connection, {row["predicate"]}).get(row["predicate"]), row["object_id"]):
+        return kept
+    root = _entity_scopes(connection, {row["subject_id"]})[row["subject_id"]][1]
+    keys = {(row["scope"], subject, row["predicate"]) for subject in store.merged_ids(connection, root)}
+    start, (until, precision) = previous["valid_from"], kept
+    for other in store.standing_claims(connection, keys):
+        if (
+            other["claim_id"] in (claim, retracted) or other["status"] == "disputed"
+            or other["qualifiers"] != row["qualifiers"]
+            or (other["object_id"], other["value"]) == (row["object_id"], row["value"])
+            or (other["valid_from"] is not None and other["valid_from"] == other["valid_until"])
+            or not overlaps(start, until, other["valid_from"], other["valid_until"])
+        ):
+            continue
+        if start is None or other["valid_from"] is None or other["valid_from"] <= start:
+            return None
+        until, precision = other["valid_from"], other["valid_from_precision"]
+    return until, precision
+
+
+_CLAIM_KEY = select(
+    store.claims.c.scope, store.claims.c.subject_id, store.claims.c.predicate, store.claims.c.qualifiers,
+    store.claims.c.object_id, store.claims.c.value,
+).where(store.claims.c.id == bindparam("id"))
 
 
 def _disputed_by_others(connection: Connection, claim: int, besides: int) -> bool:

@@ -172,6 +172,21 @@ def test_retracting_an_update_reopens_the_value_it_closed(ledger: Ledger, clock)
     assert values(ledger, "home", "bill", valid_at="2026-08", known_at=july.recorded_at) == ["PLN 245"]
 
 
+def test_a_value_restored_by_a_retraction_ends_where_a_later_value_begins(ledger: Ledger, clock) -> None:
+    bills = ledger.add_source(text="March: PLN 280. July: PLN 245. October: PLN 260.")
+    march = ledger.assert_claim("home", "bill", value="PLN 280", valid_from="2026-03-01", evidence=[ledger.cite(bills, "PLN 280")])
+    clock.tick()
+    july = ledger.assert_claim("home", "bill", value="PLN 245", valid_from="2026-07-01", evidence=[ledger.cite(bills, "PLN 245")])
+    clock.tick()
+    ledger.assert_claim("home", "bill", value="PLN 260", valid_from="2026-10-01", evidence=[ledger.cite(bills, "PLN 260")])
+    clock.tick()
+    ledger.retract(july, reason="misread")
+    assert [values(ledger, "home", "bill", valid_at=month) for month in ("2026-04", "2026-08", "2026-11")] == [
+        ["PLN 280"], ["PLN 280"], ["PLN 260"]]
+    assert ledger.claim(march).valid_until == at("2026-10-01")
+    assert ledger.check().ok
+
+
 def test_retracting_one_side_of_a_conflict_settles_the_other_unless_another_disputes_it(ledger: Ledger, clock) -> None:
     a = ledger.add_source(text="The car is red.", publisher="A")
     b = ledger.add_source(text="The car is blue.", publisher="B")
