@@ -790,18 +790,23 @@ def _undo_effects(connection: Connection, batch: _Batch, retracted: int, actor: 
         select(link.c.kind, link.c.from_claim_id, link.c.to_claim_id)
         .where(or_(link.c.from_claim_id == retracted, link.c.to_claim_id == retracted))
     ).all()
-    marker = f"(claim {retracted})"
+    marker, backfill = f"(claim {retracted})", f"backfilled: ends where claim {retracted} starts"
     for kind, source, target in rows:
         other = target if source == retracted else source
         current = store.current_version(connection, other)
-        if not (current["cause"] or "").endswith(marker):
+        cause = current["cause"] or ""
+        previous: Mapping[Any, Any] | None
+        if cause.endswith(marker):
+            if kind == "contradicts" and _disputed_by_others(connection, other, retracted):
+                continue
+            previous = connection.execute(
+                select(store.versions).where(store.versions.c.claim_id == other, store.versions.c.id < current["id"])
+                .order_by(store.versions.c.id.desc()).limit(1)
+            ).mappings().first()
+        elif backfill in cause:  # asserted open-ended, and ended where the retracted claim began
+            previous = {**current, "valid_until": None, "valid_until_precision": None}
+        else:
             continue  # what the retracted claim did was changed since, or it is not what it did
-        if kind == "contradicts" and _disputed_by_others(connection, other, retracted):
-            continue
-        previous = connection.execute(
-            select(store.versions).where(store.versions.c.claim_id == other, store.versions.c.id < current["id"])
-            .order_by(store.versions.c.id.desc()).limit(1)
-        ).mappings().first()
         until = _restorable_until(connection, other, previous, retracted) if previous is not None else None
         if previous is None or until is None:
             continue

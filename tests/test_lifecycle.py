@@ -172,6 +172,18 @@ def test_retracting_an_update_reopens_the_value_it_closed(ledger: Ledger, clock)
     assert values(ledger, "home", "bill", valid_at="2026-08", known_at=july.recorded_at) == ["PLN 245"]
 
 
+def test_retracting_a_later_value_reopens_a_value_backfilled_against_it(ledger: Ledger, clock) -> None:
+    bills = ledger.add_source(text="March: PLN 280. July: PLN 245.")
+    july = ledger.assert_claim("home", "bill", value="PLN 245", valid_from="2026-07-01", evidence=[ledger.cite(bills, "PLN 245")])
+    clock.tick()
+    march = ledger.assert_claim("home", "bill", value="PLN 280", valid_from="2026-03-01", evidence=[ledger.cite(bills, "PLN 280")])
+    assert march.valid_until == at("2026-07-01")  # backfilled: it ends where July begins
+    clock.tick()
+    ledger.retract(july, reason="the July invoice was someone else's")
+    assert values(ledger, "home", "bill", valid_at="2026-08") == ["PLN 280"]
+    assert ledger.claim(march).valid_until is None
+
+
 def test_a_value_restored_by_a_retraction_ends_where_a_later_value_begins(ledger: Ledger, clock) -> None:
     bills = ledger.add_source(text="March: PLN 280. July: PLN 245. October: PLN 260.")
     march = ledger.assert_claim("home", "bill", value="PLN 280", valid_from="2026-03-01", evidence=[ledger.cite(bills, "PLN 280")])
