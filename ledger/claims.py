@@ -224,8 +224,13 @@ def value_key(text: str, datatype: str | None) -> str:
     """What makes two stored values the same value: 12000, 12000.0 and Decimal("12000.00")
     are one number, and two aware datetimes one instant, whatever their written form."""
     if datatype in NUMBER_TYPES:
-        number = Decimal(str(json.loads(text)))
-        return "n:0" if number == 0 else f"n:{number.normalize():f}"
+        # Exact, without rounding to a context's precision or writing out a huge exponent:
+        # the digits without trailing zeros and the exponent that goes with them.
+        sign, digits, exponent = Decimal(str(json.loads(text))).as_tuple()
+        significant = "".join(map(str, digits)).rstrip("0")
+        if not significant:
+            return "n:0"
+        return f"n:{'-' if sign else ''}{significant}e{int(exponent) + len(digits) - len(significant)}"
     if datatype == "datetime":
         moment = datetime.fromisoformat(json.loads(text))
         if moment.utcoffset() is not None:

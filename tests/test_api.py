@@ -89,6 +89,16 @@ def test_equal_values_written_differently_corroborate(ledger: Ledger, first: obj
     assert [c.value for c in ledger.claims("Ann", "salary")] == [first]  # as first written
 
 
+def test_numbers_differing_beyond_28_digits_still_conflict(ledger: Ledger) -> None:
+    one = ledger.add_source(text="The count is huge.", uri="a")
+    other = ledger.add_source(text="The count is huge indeed.", uri="b")
+    claim = ledger.assert_claim("x", "count", value=10**30, evidence=[ledger.cite(one, "huge")])
+    rival = ledger.assert_claim("x", "count", value=10**30 + 1, evidence=[ledger.cite(other, "huge")])
+    assert rival.id != claim.id and rival.status == "disputed"
+    big = ledger.assert_claim("y", "count", value=Decimal("1E+1000000"), evidence=[ledger.cite(one, "huge")])
+    assert big.value == Decimal("1E+1000000")
+
+
 def test_different_numbers_still_conflict(ledger: Ledger) -> None:
     one = ledger.add_source(text="The salary is 12000 a month.", uri="a")
     other = ledger.add_source(text="She earns 12000.5 monthly.", uri="b")
