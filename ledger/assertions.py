@@ -349,6 +349,7 @@ def _write_claims(
         if decision.corroborates is not None:
             target = next(c for c in candidates if c.claim_id == decision.corroborates)
             _corroborate(batch, target, item, facts)
+            disputed_by_rivals = target.status == "disputed" and _rivals(target, group)
             for change in decision.changes:  # claims it names in supersedes=
                 superseded = by_id[change.claim_id]
                 _change(batch, superseded, status=change.status, interval=_change_interval(change, superseded, item),
@@ -356,7 +357,7 @@ def _write_claims(
             for link in decision.links:
                 batch.links.append(_link(link.kind, link.from_claim_id or target.claim_id,
                                          link.to_claim_id or target.claim_id, item.scope, item.actor))
-            if decision.changes and target.status == "disputed" and not _rivals(target, group):
+            if disputed_by_rivals and not _rivals(target, group):  # the named claims were its rivals
                 named = ", ".join(str(change.claim_id) for change in decision.changes)
                 _change(batch, target, status="confirmed" if target.independent_sources(facts) >= 2 else "reported",
                         interval=None, cause=f"dispute settled: claim {named} superseded", reason=None,
@@ -624,7 +625,8 @@ def _corroborate(batch: _Batch, target: _Live, item: _Prepared, facts: Mapping[i
     confidence = target.confidence
     if after > before:
         added = item.confidence if item.confidence is not None else _default_confidence(facts, supporting)
-        confidence = combine_confidence(target.confidence, added)
+        for _ in range(after - before):  # each new independent source, as if cited in turn
+            confidence = combine_confidence(confidence, added)
     status = target.status
     if contradicted:
         status = "disputed"
@@ -782,33 +784,42 @@ def change_status(
 
 def _undo_effects(connection: Connection, batch: _Batch, retracted: int, actor: str | None) -> None:
     """Take back what a claim did to others when it is retracted: a retracted claim was never to
-    be believed. A claim it closed, superseded or disputed gets back the version it had before,
-    provided that is still its current version's cause and, for a dispute, no other claim
-    still disputes it. (The links stay: they record what happened.)"""
+    be believed. A claim it closed, superseded or disputed gets back the version it had before
+    all of that (if what it holds now is still the retracted claim's doing), still disputed if
+    another claim disputes it; a claim asserted in conflict with it, or backfilled against it,
+    is settled or reopened. (The links stay: they record what happened.)"""
     link = store.links
-    rows = connection.execute(
-        select(link.c.kind, link.c.from_claim_id, link.c.to_claim_id)
-        .where(or_(link.c.from_claim_id == retracted, link.c.to_claim_id == retracted))
-    ).all()
-    marker, backfill = f"(claim {retracted})", f"backfilled: ends where claim {retracted} starts"
-    for kind, source, target in rows:
-        other = target if source == retracted else source
+    others = sorted({
+        a if b == retracted else b
+        for a, b in connection.execute(
+            select(link.c.from_claim_id, link.c.to_claim_id)
+            .where(or_(link.c.from_claim_id == retracted, link.c.to_claim_id == retracted))
+        ).all()
+    } - {retracted})
+    marker = f"(claim {retracted})"
+    for other in others:
         current = store.current_version(connection, other)
         cause = current["cause"] or ""
-        previous: Mapping[Any, Any] | None
-        if cause.endswith(marker):
-            if kind == "contradicts" and _disputed_by_others(connection, other, retracted):
-                continue
-            previous = connection.execute(
+        previous: Mapping[Any, Any] | None = None
+        if cause.endswith(marker):  # walk back past every version the retracted claim made
+            for version in connection.execute(
                 select(store.versions).where(store.versions.c.claim_id == other, store.versions.c.id < current["id"])
-                .order_by(store.versions.c.id.desc()).limit(1)
-            ).mappings().first()
-        elif backfill in cause:  # asserted open-ended, and ended where the retracted claim began
+                .order_by(store.versions.c.id.desc())
+            ).mappings():
+                if not (version["cause"] or "").endswith(marker):
+                    previous = version
+                    break
+        elif f"backfilled: ends where claim {retracted} starts" in cause:  # asserted open-ended
             previous = {**current, "valid_until": None, "valid_until_precision": None}
-        else:
+        elif f"conflicts with claim {retracted}" in cause and current["status"] == "disputed":
+            previous = {**current, "status": _undisputed_status(connection, other)}  # asserted in conflict
+        if previous is None:
             continue  # what the retracted claim did was changed since, or it is not what it did
-        until = _restorable_until(connection, other, previous, retracted) if previous is not None else None
-        if previous is None or until is None:
+        status = previous["status"]
+        if status != "disputed" and _disputed_by_others(connection, other, retracted):
+            status = "disputed"
+        until = _restorable_until(connection, other, {**previous, "status": status}, retracted)
+        if until is None:
             continue
         live = _Live(
             claim_id=other, object_key="", status=current["status"], confidence=current["confidence"],
@@ -816,9 +827,19 @@ def _undo_effects(connection: Connection, batch: _Batch, retracted: int, actor: 
             valid_from_precision=current["valid_from_precision"],
             valid_until_precision=current["valid_until_precision"], sources=[], version_id=current["id"],
         )
-        _change(batch, live, status=previous["status"], cause=f"restored: claim {retracted} was retracted",
+        _change(batch, live, status=status, cause=f"restored: claim {retracted} was retracted",
                 interval=(previous["valid_from"], until[0], previous["valid_from_precision"], until[1]),
                 reason=None, actor=actor, confidence=previous["confidence"])
+
+
+def _undisputed_status(connection: Connection, claim: int) -> str:
+    """"confirmed" if independent sources support the claim, else "reported"."""
+    sources = store.supporting_sources(connection, [claim]).get(claim, set())
+    if len(sources) < 2:
+        return "reported"
+    live = _Live(claim_id=claim, object_key="", status="", confidence=0.0, valid_from=None, valid_until=None,
+                 valid_from_precision=None, valid_until_precision=None, sources=list(sources), version_id=None)
+    return "confirmed" if live.independent_sources(store.source_facts(connection, sources)) >= 2 else "reported"
 
 
 def _restorable_until(

@@ -217,6 +217,47 @@ def test_retracting_one_side_of_a_conflict_settles_the_other_unless_another_disp
     assert ledger.audit(statuses=["disputed"]) == []
 
 
+def test_retracting_the_earlier_side_of_a_conflict_settles_the_later_one(ledger: Ledger, clock) -> None:
+    a = ledger.add_source(text="The car is red.", publisher="A")
+    b = ledger.add_source(text="The car is blue.", publisher="B")
+    red = ledger.assert_claim("car", "color", value="red", evidence=[ledger.cite(a, "red")])
+    clock.tick()
+    ledger.assert_claim("car", "color", value="blue", evidence=[ledger.cite(b, "blue")])
+    clock.tick()
+    ledger.retract(red, reason="spam source")
+    assert [(v.value, v.status) for v in ledger.claims("car", "color")] == [("blue", "reported")]
+
+
+def test_retraction_takes_back_every_step_the_claim_made(ledger: Ledger, clock) -> None:
+    """Blue first disputed red, then superseded it: retracting blue gives red back as it was."""
+    a = ledger.add_source(text="The car is red.", publisher="A")
+    b = ledger.add_source(text="The car is blue.", publisher="B")
+    c = ledger.add_source(text="Registry: the car is blue.", publisher="C")
+    red = ledger.assert_claim("car", "color", value="red", evidence=[ledger.cite(a, "red")])
+    clock.tick()
+    blue = ledger.assert_claim("car", "color", value="blue", evidence=[ledger.cite(b, "blue")])
+    clock.tick()
+    ledger.assert_claim("car", "color", value="blue", evidence=[ledger.cite(c, "blue")], supersedes=red)
+    clock.tick()
+    ledger.retract(blue, reason="both sources copied one typo")
+    assert [(v.id, v.status) for v in ledger.claims("car", "color")] == [(red.id, "reported")]
+
+
+def test_supersedes_settles_only_a_dispute_the_superseded_claim_made(ledger: Ledger, clock) -> None:
+    a = ledger.add_source(text="Fee 2024: 10. Fee 2025: 12.", publisher="A")
+    b = ledger.add_source(text="The fee from 2025 is 12.", publisher="B")
+    audit = ledger.add_source(text="Audit: the 2025 fee of 12 is wrong.", publisher="Audit")
+    old = ledger.assert_claim("club", "fee", value=10, valid_from="2024", valid_until="2025",
+                              evidence=[ledger.cite(a, "Fee 2024: 10")])
+    fee = ledger.assert_claim("club", "fee", value=12, valid_from="2025", evidence=[ledger.cite(a, "Fee 2025: 12")])
+    clock.tick()
+    ledger.dispute(fee, evidence=[ledger.cite(audit, "is wrong", relation="contradicts")])
+    clock.tick()
+    again = ledger.assert_claim("club", "fee", value=12, valid_from="2025", evidence=[ledger.cite(b, "is 12")],
+                                supersedes=old)
+    assert again.id == fee.id and again.status == "disputed"  # the auditor's dispute stands
+
+
 def test_qualifiers_separate_contexts(ledger: Ledger, clock) -> None:
     note = ledger.add_source(text="I drink coffee in the morning but avoid caffeine at night.", kind="conversation")
     morning = ledger.assert_claim("user", "caffeine", value="drinks coffee", qualifiers={"time_of_day": "morning"},
@@ -251,6 +292,14 @@ def test_same_value_corroborates_and_independent_sources_raise_confidence(ledger
     at_once = ledger.assert_claim("Pierre Curie", "award", value="Nobel Prize in Physics 1903",
                                   evidence=[ledger.cite(s, "Nobel Prize in Physics") for s in (a, copy, b)])
     assert (at_once.status, at_once.confidence) == (third.status, third.confidence)
+    # ... and so do two new independent sources added to a claim at once
+    c = ledger.add_source(text="The 1903 Nobel Prize in Physics went to the Curies.", publisher="C")
+    d = ledger.add_source(text="Nobel Prize in Physics 1903: Becquerel and the Curies.", publisher="D")
+    one = ledger.assert_claim("Henri Becquerel", "award", value="Nobel Prize in Physics 1903",
+                              evidence=[ledger.cite(a, "Nobel Prize in Physics")])
+    both = ledger.assert_claim("Henri Becquerel", "award", value="Nobel Prize in Physics 1903",
+                               evidence=[ledger.cite(s, "Nobel Prize in Physics") for s in (c, d)])
+    assert both.id == one.id and both.confidence == pytest.approx(1 - (1 - one.confidence) ** 3)
 
 
 def test_cardinality_many_keeps_parallel_claims(ledger: Ledger, clock) -> None:
