@@ -15,6 +15,7 @@ from sqlalchemy import Connection, bindparam, or_, select
 from ledger import store
 from ledger.claims import (
     DEFAULT_CONFIDENCE,
+    NUMBER_TYPES,
     Change,
     Decision,
     Incoming,
@@ -22,10 +23,9 @@ from ledger.claims import (
     canonical_json,
     check_confidence,
     combine_confidence,
-    NUMBER_TYPES,
     decide,
     encode_value,
-    value_key,
+    object_key,
 )
 from ledger.entities import check_name, check_text, normalize_name
 from ledger.errors import (
@@ -90,9 +90,7 @@ class _Prepared:
 
     @property
     def object_key(self) -> str:
-        if self.object_id is not None:
-            return f"e:{self.object_id}"
-        return value_key(self.value_text, self.datatype) if self.value_text is not None else "v:None"
+        return object_key(self.object_id, self.value_text, self.datatype)
 
 
 @dataclass(slots=True)
@@ -121,13 +119,18 @@ class _Live:
                         frozenset(store.family_of(facts, s) for s in self.sources))
 
     def independent_sources(self, facts: Mapping[int, Mapping[Any, Any]]) -> int:
-        distinct = set(self.sources)
-        if len(distinct) < 2:
-            return len(distinct)
-        if len(distinct) == 2:
-            first, second = (store.independence_keys(facts, s) for s in distinct)
-            return 2 if first.isdisjoint(second) else 1
-        return store.count_independent([store.independence_keys(facts, s) for s in distinct])
+        return _independent(self.sources, facts)
+
+
+def _independent(sources: Iterable[int], facts: Mapping[int, Mapping[Any, Any]]) -> int:
+    """How many of these sources are independent of each other."""
+    distinct = set(sources)
+    if len(distinct) < 2:
+        return len(distinct)
+    if len(distinct) == 2:
+        first, second = (store.independence_keys(facts, s) for s in distinct)
+        return 2 if first.isdisjoint(second) else 1
+    return store.count_independent([store.independence_keys(facts, s) for s in distinct])
 
 
 @dataclass(slots=True)
@@ -350,13 +353,7 @@ def _write_claims(
             target = next(c for c in candidates if c.claim_id == decision.corroborates)
             _corroborate(batch, target, item, facts)
             disputed_by_rivals = target.status == "disputed" and _rivals(target, group)
-            for change in decision.changes:  # claims it names in supersedes=
-                superseded = by_id[change.claim_id]
-                _change(batch, superseded, status=change.status, interval=_change_interval(change, superseded, item),
-                        cause=f"{change.cause} (claim {target.claim_id})", reason=None, actor=item.actor)
-            for link in decision.links:
-                batch.links.append(_link(link.kind, link.from_claim_id or target.claim_id,
-                                         link.to_claim_id or target.claim_id, item.scope, item.actor))
+            _apply(batch, decision, target.claim_id, item, by_id)  # claims it names in supersedes=
             if disputed_by_rivals and not _rivals(target, group):  # the named claims were its rivals
                 named = ", ".join(str(change.claim_id) for change in decision.changes)
                 _change(batch, target, status="confirmed" if target.independent_sources(facts) >= 2 else "reported",
@@ -372,13 +369,7 @@ def _write_claims(
                             if link.from_claim_id == c.claim_id and link.to_claim_id is None), None)
         created = _create(batch, new_id, item, decision, facts,
                           ends_precision=ends_at.valid_from_precision if ends_at else None)
-        for change in decision.changes:
-            target = by_id[change.claim_id]
-            _change(batch, target, status=change.status, interval=_change_interval(change, target, item),
-                    cause=f"{change.cause} (claim {new_id})", reason=None, actor=item.actor)
-        for link in decision.links:
-            batch.links.append(_link(link.kind, link.from_claim_id or new_id, link.to_claim_id or new_id,
-                                     item.scope, item.actor))
+        _apply(batch, decision, new_id, item, by_id)
         group.append(created)
         by_id[new_id] = created
         results.append(ClaimId(new_id))
@@ -387,6 +378,18 @@ def _write_claims(
 
 
 _UNCONTESTED = Decision()
+
+
+def _apply(batch: _Batch, decision: Decision, claim_id: int, item: _Prepared, by_id: Mapping[int, _Live]) -> None:
+    """Queue what ``decision`` does to other claims; ``claim_id`` is the claim that does it (the
+    new one, or the one it corroborates), which links drafted with None stand for."""
+    for change in decision.changes:
+        target = by_id[change.claim_id]
+        _change(batch, target, status=change.status, interval=_change_interval(change, target, item),
+                cause=f"{change.cause} (claim {claim_id})", reason=None, actor=item.actor)
+    for link in decision.links:
+        batch.links.append(_link(link.kind, link.from_claim_id or claim_id, link.to_claim_id or claim_id,
+                                 item.scope, item.actor))
 
 
 def _rivals(claim: _Live, group: Sequence[_Live]) -> bool:
@@ -548,11 +551,10 @@ def _load_standing(
     live: dict[tuple[str, int, str, str], list[_Live]] = {}
     for row in rows:
         sources = supports.get(row["claim_id"], set())
-        object_key = (f"e:{row['object_id']}" if row["object_id"] is not None
-                      else value_key(row["value"], row["datatype"]) if row["value"] is not None else "v:None")
         subject = root_of.get(row["subject_id"], row["subject_id"])
         live.setdefault((row["scope"], subject, row["predicate"], row["qualifiers"]), []).append(_Live(
-            claim_id=row["claim_id"], object_key=object_key, status=row["status"],
+            claim_id=row["claim_id"], object_key=object_key(row["object_id"], row["value"], row["datatype"]),
+            status=row["status"],
             confidence=row["confidence"], valid_from=row["valid_from"], valid_until=row["valid_until"],
             valid_from_precision=row["valid_from_precision"], valid_until_precision=row["valid_until_precision"],
             sources=list(sources), version_id=row["version_id"], datatype=row["datatype"], scope=row["scope"], reason=row["reason"], actor=row["actor"], cause=row["cause"],
@@ -746,20 +748,14 @@ def change_status(
     scope = row["scope"]
     if row["status"] == "retracted":
         raise Conflict(f"claim {claim} is retracted; assert the claim again instead of changing it")
-    whole = row["valid_from"] is not None and row["valid_from"] == row["valid_until"]
-    if row["status"] == "superseded" and whole and status in ("confirmed", "disputed"):
+    if row["status"] == "superseded" and _never_valid(row) and status in ("confirmed", "disputed"):
         doing = "confirming" if status == "confirmed" else "disputing"
         raise Conflict(f"claim {claim} is superseded as a whole and holds at no time; {doing} it would change "
                        "nothing anyone reads: assert the value again if it holds after all")
     for citation in citations:
         if citation.scope != scope:
             raise ScopeMismatch(f"evidence from scope {citation.scope!r} cannot back a claim in {scope!r}")
-    target = _Live(
-        claim_id=claim, object_key="", status=row["status"], confidence=row["confidence"],
-        valid_from=row["valid_from"], valid_until=row["valid_until"],
-        valid_from_precision=row["valid_from_precision"], valid_until_precision=row["valid_until_precision"],
-        sources=[], version_id=row["id"],
-    )
+    target = _versioned(claim, row)
     batch = _Batch()
     interval: Interval | None = None
     cause = status
@@ -782,22 +778,29 @@ def change_status(
                                    because=f"confirming claim {claim}")
 
 
+def _never_valid(version: Mapping[Any, Any]) -> bool:
+    """Whether a version row holds at no time: superseded as a whole, its interval [t, t)."""
+    return version["valid_from"] is not None and version["valid_from"] == version["valid_until"]
+
+
+def _versioned(claim: int, version: Mapping[Any, Any]) -> _Live:
+    """A claim in its current ``version`` row, for a status change (its value is not compared)."""
+    return _Live(
+        claim_id=claim, object_key="", status=version["status"], confidence=version["confidence"],
+        valid_from=version["valid_from"], valid_until=version["valid_until"],
+        valid_from_precision=version["valid_from_precision"], valid_until_precision=version["valid_until_precision"],
+        sources=[], version_id=version["id"],
+    )
+
+
 def _undo_effects(connection: Connection, batch: _Batch, retracted: int, actor: str | None) -> None:
     """Take back what a claim did to others when it is retracted: a retracted claim was never to
     be believed. A claim it closed, superseded or disputed gets back the version it had before
     all of that (if what it holds now is still the retracted claim's doing), still disputed if
     another claim disputes it; a claim asserted in conflict with it, or backfilled against it,
     is settled or reopened. (The links stay: they record what happened.)"""
-    link = store.links
-    others = sorted({
-        a if b == retracted else b
-        for a, b in connection.execute(
-            select(link.c.from_claim_id, link.c.to_claim_id)
-            .where(or_(link.c.from_claim_id == retracted, link.c.to_claim_id == retracted))
-        ).all()
-    } - {retracted})
     marker = f"(claim {retracted})"
-    for other in others:
+    for other in sorted(_linked(connection, retracted)):
         current = store.current_version(connection, other)
         cause = current["cause"] or ""
         previous: Mapping[Any, Any] | None = None
@@ -821,13 +824,7 @@ def _undo_effects(connection: Connection, batch: _Batch, retracted: int, actor: 
         until = _restorable_until(connection, other, {**previous, "status": status}, retracted)
         if until is None:
             continue
-        live = _Live(
-            claim_id=other, object_key="", status=current["status"], confidence=current["confidence"],
-            valid_from=current["valid_from"], valid_until=current["valid_until"],
-            valid_from_precision=current["valid_from_precision"],
-            valid_until_precision=current["valid_until_precision"], sources=[], version_id=current["id"],
-        )
-        _change(batch, live, status=status, cause=f"restored: claim {retracted} was retracted",
+        _change(batch, _versioned(other, current), status=status, cause=f"restored: claim {retracted} was retracted",
                 interval=(previous["valid_from"], until[0], previous["valid_from_precision"], until[1]),
                 reason=None, actor=actor, confidence=previous["confidence"])
 
@@ -837,9 +834,7 @@ def _undisputed_status(connection: Connection, claim: int) -> str:
     sources = store.supporting_sources(connection, [claim]).get(claim, set())
     if len(sources) < 2:
         return "reported"
-    live = _Live(claim_id=claim, object_key="", status="", confidence=0.0, valid_from=None, valid_until=None,
-                 valid_from_precision=None, valid_until_precision=None, sources=list(sources), version_id=None)
-    return "confirmed" if live.independent_sources(store.source_facts(connection, sources)) >= 2 else "reported"
+    return "confirmed" if _independent(sources, store.source_facts(connection, sources)) >= 2 else "reported"
 
 
 def _restorable_until(
@@ -850,8 +845,7 @@ def _restorable_until(
     value asserted since that begins later (as an update would have closed it); None if a
     value asserted since holds from its start already."""
     kept = (previous["valid_until"], previous["valid_until_precision"])
-    if previous["status"] == "disputed" or (
-            previous["valid_from"] is not None and previous["valid_from"] == previous["valid_until"]):
+    if previous["status"] == "disputed" or _never_valid(previous):
         return kept
     row = connection.execute(_CLAIM_KEY, {"id": claim}).mappings().one()
     if not _functional(store.predicate_rows(connection, {row["predicate"]}).get(row["predicate"]), row["object_id"]):
@@ -864,7 +858,7 @@ def _restorable_until(
             other["claim_id"] in (claim, retracted) or other["status"] == "disputed"
             or other["qualifiers"] != row["qualifiers"]
             or (other["object_id"], other["value"]) == (row["object_id"], row["value"])
-            or (other["valid_from"] is not None and other["valid_from"] == other["valid_until"])
+            or _never_valid(other)
             or not overlaps(start, until, other["valid_from"], other["valid_until"])
         ):
             continue
@@ -882,15 +876,18 @@ _CLAIM_KEY = select(
 
 def _disputed_by_others(connection: Connection, claim: int, besides: int) -> bool:
     """Whether a claim other than ``besides`` that is not retracted contradicts ``claim``."""
-    link = store.links
-    rivals = {
-        a if b == claim else b
-        for a, b in connection.execute(
-            select(link.c.from_claim_id, link.c.to_claim_id).where(
-                link.c.kind == "contradicts", or_(link.c.from_claim_id == claim, link.c.to_claim_id == claim))
-        ).all()
-    } - {besides, claim}
+    rivals = _linked(connection, claim, kind="contradicts") - {besides}
     return any(store.current_version(connection, rival)["status"] == "disputed" for rival in rivals)
+
+
+def _linked(connection: Connection, claim: int, *, kind: str | None = None) -> set[int]:
+    """The claims at the other end of ``claim``'s links (of one kind, if given), either way."""
+    link = store.links
+    query = select(link.c.from_claim_id, link.c.to_claim_id).where(
+        or_(link.c.from_claim_id == claim, link.c.to_claim_id == claim))
+    if kind is not None:
+        query = query.where(link.c.kind == kind)
+    return {a if b == claim else b for a, b in connection.execute(query).all()} - {claim}
 
 
 def refuse_functional_overlaps(
@@ -908,7 +905,7 @@ def refuse_functional_overlaps(
         keys = {tuple(r) for r in connection.execute(
             keys_query.where(store.one_of(store.claims.c.subject_id, "ids")), {"ids": sorted(set(subjects))})}
     rows = [r for r in store.standing_claims(connection, keys) if r["status"] != "disputed"
-            and not (r["valid_from"] is not None and r["valid_from"] == r["valid_until"])]
+            and not _never_valid(r)]
     roots = _entity_scopes(connection, {r["subject_id"] for r in rows})
     definitions = store.predicate_rows(connection, {r["predicate"] for r in rows})
     groups: dict[tuple[Any, ...], list[Mapping[Any, Any]]] = {}

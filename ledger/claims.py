@@ -220,6 +220,13 @@ _TEXT_JSON = json.JSONEncoder(ensure_ascii=False)  # json.dumps(..., ensure_asci
 NUMBER_TYPES = frozenset({"integer", "number", "decimal"})
 
 
+def object_key(object_id: int | None, value_text: str | None, datatype: str | None) -> str:
+    """What a claim says, for telling same from different: its entity, or its value's key."""
+    if object_id is not None:
+        return f"e:{object_id}"
+    return value_key(value_text, datatype) if value_text is not None else "v:None"
+
+
 def value_key(text: str, datatype: str | None) -> str:
     """What makes two stored values the same value: 12000, 12000.0 and Decimal("12000.00")
     are one number, and two aware datetimes one instant, whatever their written form."""
