@@ -820,11 +820,14 @@ def locate_quote(
         return _locate(text, quote, context, ranges)
     except QuoteNotFound as refused:
         error = refused
-    for retry in _retries(quote):
+    stored = _as_stored(quote)
+    for retry in dict.fromkeys((stored, _BROKEN_END.sub("", stored))):
+        if retry == quote:
+            continue
         try:
             return _locate(text, retry, context, ranges)
         except QuoteNotFound as refused:
-            if retry == _as_stored(quote):  # its closest text is the telling one
+            if retry is stored:  # its closest text is the telling one
                 error = refused
     raise error
 
@@ -833,16 +836,8 @@ def locate_quote(
 # the clipboard) folded to letters, and join words broken at line ends: a quote not found as
 # written is looked for in that form, then without a hyphen it ends on ("as a high-" copied
 # from the end of a line, where the text reads "as a highlevel").
-_BROKEN_END = re.compile(r"(?<=[^\W\d_])[-\u2010\u00ad]\s*\Z")
-
-
-def _retries(quote: str) -> list[str]:
-    stored = _as_stored(quote)
-    retries = [stored] if stored != quote else []
-    if (cut := _BROKEN_END.sub("", stored)) != stored:
-        retries.append(cut)
-    return retries
 _PRESENTATION_FORMS = re.compile("[\ufb50-\ufdff\ufe70-\ufefe]+")
+_BROKEN_END = re.compile(r"(?<=[^\W\d_])[-\u2010\u00ad]\s*\Z")
 
 
 def _as_stored(quote: str) -> str:
