@@ -968,7 +968,7 @@ class _XYCut:
             return None
         cut = gaps.index(widest) + 1
         parts = [[i for band in bands[:cut] for i in band], [i for band in bands[cut:] for i in band]]
-        if any(self._columnar(self._labels_joined(_runs(part, self.x0, self.x1, _COLUMN_GAP))) for part in parts):
+        if any(self._columnar(self._columns(part)) for part in parts):
             return None
         return parts
 
@@ -1003,11 +1003,15 @@ class _XYCut:
                 result.append(region[0])
                 continue
             merged = [i for band in region for i in band]
-            if self._columnar(self._labels_joined(_runs(merged, self.x0, self.x1, _COLUMN_GAP))):
+            if self._columnar(self._columns(merged)):
                 result.append(merged)
             else:
                 result.extend(region)
         return result
+
+    def _columns(self, group: list[int]) -> list[list[int]]:
+        """The group's columns, a column of labels joined to the lines it labels."""
+        return self._labels_joined(_runs(group, self.x0, self.x1, _COLUMN_GAP))
 
     def _columnar(self, columns: list[list[int]]) -> bool:
         """True if a split into columns is real: at least two columns of two rows or more.
