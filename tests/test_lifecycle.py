@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 
-from ledger import Ledger, Source
+from ledger import Claim, Ledger, Source
 
 BILL = "electricity bill"
 
@@ -199,15 +200,17 @@ def test_a_value_restored_by_a_retraction_ends_where_a_later_value_begins(ledger
     assert ledger.check().ok
 
 
+def car_color(ledger: Ledger, clock, value: str, *, by: str, text: str | None = None, **claim: Any) -> Claim:
+    """The claim that the car is ``value``, from a source of its own published by ``by``."""
+    clock.tick()
+    source = ledger.add_source(text=text or f"The car is {value}.", publisher=by)
+    return ledger.assert_claim("car", "color", value=value, evidence=[ledger.cite(source, value)], **claim)
+
+
 def test_retracting_one_side_of_a_conflict_settles_the_other_unless_another_disputes_it(ledger: Ledger, clock) -> None:
-    a = ledger.add_source(text="The car is red.", publisher="A")
-    b = ledger.add_source(text="The car is blue.", publisher="B")
-    c = ledger.add_source(text="The car is green.", publisher="C")
-    red = ledger.assert_claim("car", "color", value="red", evidence=[ledger.cite(a, "red")])
-    clock.tick()
-    blue = ledger.assert_claim("car", "color", value="blue", evidence=[ledger.cite(b, "blue")])
-    clock.tick()
-    green = ledger.assert_claim("car", "color", value="green", evidence=[ledger.cite(c, "green")])
+    car_color(ledger, clock, "red", by="A")
+    blue = car_color(ledger, clock, "blue", by="B")
+    green = car_color(ledger, clock, "green", by="C")
     clock.tick()
     ledger.retract(green, reason="spam source")
     assert {v.value: v.status for v in ledger.claims("car", "color")} == {"red": "disputed", "blue": "disputed"}
@@ -218,11 +221,8 @@ def test_retracting_one_side_of_a_conflict_settles_the_other_unless_another_disp
 
 
 def test_retracting_the_earlier_side_of_a_conflict_settles_the_later_one(ledger: Ledger, clock) -> None:
-    a = ledger.add_source(text="The car is red.", publisher="A")
-    b = ledger.add_source(text="The car is blue.", publisher="B")
-    red = ledger.assert_claim("car", "color", value="red", evidence=[ledger.cite(a, "red")])
-    clock.tick()
-    ledger.assert_claim("car", "color", value="blue", evidence=[ledger.cite(b, "blue")])
+    red = car_color(ledger, clock, "red", by="A")
+    car_color(ledger, clock, "blue", by="B")
     clock.tick()
     ledger.retract(red, reason="spam source")
     assert [(v.value, v.status) for v in ledger.claims("car", "color")] == [("blue", "reported")]
@@ -230,14 +230,9 @@ def test_retracting_the_earlier_side_of_a_conflict_settles_the_later_one(ledger:
 
 def test_retraction_takes_back_every_step_the_claim_made(ledger: Ledger, clock) -> None:
     """Blue first disputed red, then superseded it: retracting blue gives red back as it was."""
-    a = ledger.add_source(text="The car is red.", publisher="A")
-    b = ledger.add_source(text="The car is blue.", publisher="B")
-    c = ledger.add_source(text="Registry: the car is blue.", publisher="C")
-    red = ledger.assert_claim("car", "color", value="red", evidence=[ledger.cite(a, "red")])
-    clock.tick()
-    blue = ledger.assert_claim("car", "color", value="blue", evidence=[ledger.cite(b, "blue")])
-    clock.tick()
-    ledger.assert_claim("car", "color", value="blue", evidence=[ledger.cite(c, "blue")], supersedes=red)
+    red = car_color(ledger, clock, "red", by="A")
+    blue = car_color(ledger, clock, "blue", by="B")
+    car_color(ledger, clock, "blue", by="C", text="Registry: the car is blue.", supersedes=red)
     clock.tick()
     ledger.retract(blue, reason="both sources copied one typo")
     assert [(v.id, v.status) for v in ledger.claims("car", "color")] == [(red.id, "reported")]
