@@ -31,7 +31,7 @@ import difflib
 import re
 import string
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -395,6 +395,49 @@ class _Query:
                 ne += 1
             out.append((ns, ne))
         return out
+
+
+# --------------------------------------------------------------------------- whole words
+
+# Scripts written without spaces between words (Thai, Lao, Tibetan, Myanmar, Khmer, Hangul
+# jamo and syllables, kana, CJK ideographs): a quote may begin or end at any of their letters.
+_UNSPACED = re.compile(
+    "[\u0e00-\u0fff\u1000-\u109f\u1100-\u11ff\u1780-\u17ff\u3040-\u30ff\u3130-\u318f"
+    "\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f"
+    "\U00020000-\U0003134f]"
+)
+
+
+def _cuts(text: str, p: int) -> bool:
+    """Whether a quote beginning or ending at offset ``p`` cuts a word or a number of ``text``:
+    "10" out of "100" or "10.5", "Anna" out of "Annabelle", a letter off its accent."""
+    if p <= 0 or p >= len(text):
+        return False
+    a, b = text[p - 1], text[p]
+    if unicodedata.category(b)[0] == "M":  # a combining accent or vowel sign belongs to a
+        return True
+    if a.isalnum() and b.isalnum():
+        return not (_UNSPACED.match(a) or _UNSPACED.match(b))
+    if a.isdigit():  # "10" of "10.5" or "1,000"
+        return b in ".," and text[p + 1 : p + 2].isdigit()
+    return b.isdigit() and a in ".," and text[p - 2 : p - 1].isdigit()
+
+
+def _whole(raw: str, hit: _Hit, breaks: Collection[int], open_end: bool) -> bool:
+    """Whether ``hit`` cuts no word, but where ``breaks`` allow it (a word joined across lines)
+    or at its end if ``open_end``."""
+    return (hit.start in breaks or not _cuts(raw, hit.start)) and (
+        open_end or hit.end in breaks or not _cuts(raw, hit.end))
+
+
+def _word_around(raw: str, hit: _Hit) -> str:
+    """The hit widened to the words it cuts (for an error message)."""
+    s, e = hit.start, hit.end
+    while s > max(0, hit.start - 40) and _cuts(raw, s):
+        s -= 1
+    while e < min(len(raw), hit.end + 40) and _cuts(raw, e):
+        e += 1
+    return raw[s:e]
 
 
 def _exact_starts(raw: str, quote: str) -> list[int]:
@@ -803,12 +846,16 @@ def locate_quote(
     prefix: str | None = None,
     suffix: str | None = None,
     within: Sequence[tuple[int, int]] | None = None,
+    breaks: Collection[int] = (),
 ) -> Anchor:
     """Find ``quote`` in ``text``, exactly or after normalization, and return its offsets.
 
     Among several occurrences the one whose surroundings best agree with ``prefix`` and
     ``suffix`` wins, else the first; ``within`` keeps only occurrences inside one of the
-    given [start, end) ranges (a PDF page, say).
+    given [start, end) ranges (a PDF page, say). An occurrence must not begin or end inside
+    a word or number ("10" is not in "100", "Anna" not in "Annabelle"), except in scripts
+    written without spaces and at ``breaks``: offsets where the text joins a word that was
+    broken across lines (a quote copied from the second line begins there).
 
     Raises:
         InvalidInput: the quote is empty or whitespace, or a range is malformed.
@@ -817,7 +864,7 @@ def locate_quote(
     ranges = _check_ranges(within)
     context = _Context(prefix, suffix)
     try:
-        return _locate(text, quote, context, ranges)
+        return _locate(text, quote, context, ranges, breaks)
     except QuoteNotFound as refused:
         error = refused
     stored = _as_stored(quote)
@@ -825,7 +872,8 @@ def locate_quote(
         if retry == quote:
             continue
         try:
-            return _locate(text, retry, context, ranges)
+            # a quote cut off at a break hyphen ("as a high-") ends inside the joined word
+            return _locate(text, retry, context, ranges, breaks, open_end=retry is not stored)
         except QuoteNotFound as refused:
             if retry is stored:  # its closest text is the telling one
                 error = refused
@@ -846,13 +894,16 @@ def _as_stored(quote: str) -> str:
     return unicodedata.normalize("NFC", folded)
 
 
-def _locate(text: str | MatchText, quote: str, context: _Context, ranges: list[tuple[int, int]] | None) -> Anchor:
+def _locate(
+    text: str | MatchText, quote: str, context: _Context, ranges: list[tuple[int, int]] | None,
+    breaks: Collection[int], *, open_end: bool = False,
+) -> Anchor:
     raw = text.text if isinstance(text, MatchText) else text
     query = _Query.build(quote)
     exact = [
-        _Hit(s, s + len(query.raw), 0)
+        hit
         for s in _exact_starts(raw, query.raw)
-        if _inside(_Hit(s, s + len(query.raw), 0), ranges)
+        if _inside(hit := _Hit(s, s + len(query.raw), 0), ranges) and _whole(raw, hit, breaks, open_end)
     ]
     if exact:
         best, agreement = _pick(raw, exact, context)
@@ -865,7 +916,14 @@ def _locate(text: str | MatchText, quote: str, context: _Context, ranges: list[t
             f"long, longer than the whole source text ({len(mt.normalized):,}); cite a passage of this source"
         )
     every = mt._hits(query)
-    hits = [h for h in every if _inside(h, ranges)]
+    inside = [h for h in every if _inside(h, ranges)]
+    hits = [h for h in inside if _whole(raw, h, breaks, open_end)]
+    if inside and not hits:
+        raise QuoteNotFound(
+            f'quote not found as whole words: "{_clip(query.raw, 80)}" occurs only inside a longer word or number, '
+            f'as in "{_clip(_word_around(raw, inside[0]), 120)}" (characters {inside[0].start}-{inside[0].end}); '
+            "quote whole words and numbers"
+        )
     if not hits:
         raise _not_found(mt, query, context, ranges, every)
     best, _ = _pick(raw, hits, context)
@@ -895,7 +953,9 @@ def reanchor(
 
     Tries, in order: the old position ("position"), occurrences of the quote picked by
     prefix/suffix agreement then nearness to the old start ("quote"), and the best
-    approximate match scoring at least ``min_score`` ("fuzzy").
+    approximate match scoring at least ``min_score`` ("fuzzy"). None of them may cut a word
+    or number the quote did not cut in the old text (between ``prefix`` and ``suffix``):
+    "budget is 10" is not found again in "budget is 100".
 
     Raises:
         InvalidInput: ``exact`` is empty or whitespace, or ``min_score`` is outside [0, 1].
@@ -904,20 +964,26 @@ def reanchor(
         raise InvalidInput(f"min_score must be between 0 and 1, not {min_score}")
     raw = new_text.text if isinstance(new_text, MatchText) else new_text
     query = _Query.build(exact)
-    if 0 <= start <= end <= len(raw) and raw[start:end] == exact:
+    old = prefix + exact + suffix
+    cut_start, cut_end = _cuts(old, len(prefix)), _cuts(old, len(prefix) + len(exact))
+
+    def whole(s: int, e: int) -> bool:
+        return (cut_start or not _cuts(raw, s)) and (cut_end or not _cuts(raw, e))
+
+    if 0 <= start <= end <= len(raw) and raw[start:end] == exact and whole(start, end):
         return Anchor(start, end, "position", 1.0)
     context = _Context(prefix, suffix)
-    exact_hits = [_Hit(s, s + len(query.raw), 0) for s in _exact_starts(raw, query.raw)]
+    exact_hits = [_Hit(s, s + len(query.raw), 0) for s in _exact_starts(raw, query.raw) if whole(s, s + len(query.raw))]
     if exact_hits:
         best, agreement = _pick(raw, exact_hits, context, near=start)
         if agreement is None or agreement >= 1.0:
             return Anchor(best.start, best.end, "quote", 1.0)
     mt = new_text if isinstance(new_text, MatchText) else MatchText(raw)
-    hits = mt._hits(query)
+    hits = [h for h in mt._hits(query) if whole(h.start, h.end)]
     if hits:
         best, _ = _pick(raw, hits, context, near=start)
         return Anchor(best.start, best.end, "quote", 1.0)
     cand = _fuzzy(mt, query.text, context, mt._norm_offset(start))
-    if cand is None or cand.score < min_score or cand.score <= 0.0:
+    if cand is None or cand.score < min_score or cand.score <= 0.0 or not whole(cand.start, cand.end):
         return None
     return Anchor(cand.start, cand.end, "fuzzy", min(1.0, cand.score))

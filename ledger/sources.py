@@ -242,7 +242,9 @@ def cite(
         within = page_ranges(passages, page)
         if not within:
             raise InvalidInput(f"source {source_id} has no page {page}")
-    anchor = locate_quote(row["text"], quote, prefix=prefix, suffix=suffix, within=within)
+    # A passage may begin or end inside a word the ingester joined across a line break.
+    breaks = {p["char_start"] for p in passages} | {p["char_end"] for p in passages}
+    anchor = locate_quote(row["text"], quote, prefix=prefix, suffix=suffix, within=within, breaks=breaks)
     locator, found_page = build_locator(row["text"], anchor.start, anchor.end, passages)
     return Citation(
         source_id=SourceId(row["id"]), scope=row["scope"], relation=relation,

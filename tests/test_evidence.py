@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import unicodedata
 from pathlib import Path
 from typing import TypedDict
 
@@ -19,6 +20,11 @@ from ledger.evidence import Anchor, MatchText, locate_quote, quote_context, rean
 def norm(s: str) -> str:
     """The normalized form the matcher compares (public attribute of MatchText)."""
     return MatchText(s).normalized.strip(" ")
+
+
+def everywhere(text: str) -> range:
+    """Every offset of ``text`` as a break: a quote may begin and end inside any word."""
+    return range(len(text) + 1)
 
 
 def excerpt(text: str, quote: str) -> str:
@@ -119,6 +125,49 @@ def test_a_quote_copied_to_the_end_of_a_line_may_end_on_its_break_hyphen() -> No
     assert excerpt(text, "designed as a high-\n") == "designed as a high"
     with pytest.raises(QuoteNotFound, match='"designed as a low-"'):
         locate_quote(text, "designed as a low-")
+
+
+@pytest.mark.parametrize(
+    ("quote", "cut"),
+    [
+        ("budget is 10", "budget is 100"),
+        ("Chair: Anna", "Chair: Annabelle"),
+        ("rose by 10", "rose by 10.5"),
+        ("5 percent", "10.5 percent"),
+        ("of 1", "of 1,000"),
+        ("the cafe", "the café"),  # decomposed: the accent is part of the letter
+    ],
+)
+def test_a_quote_must_not_cut_a_word_or_number(quote: str, cut: str) -> None:
+    text = "The budget is 100 euros. Chair: Annabelle. It rose by 10.5 percent, of 1,000. Meet at the cafe\u0301."
+    with pytest.raises(QuoteNotFound, match="only inside a longer word or number") as refused:
+        locate_quote(text, quote)
+    assert unicodedata.normalize("NFC", cut) in unicodedata.normalize("NFC", str(refused.value))
+
+
+def test_whole_words_and_numbers_are_found_and_scripts_without_spaces_cut_anywhere() -> None:
+    text = "Budget 10 (not 100). 東京都に住む。서울에서 만나요. Sentence ends with 10."
+    assert excerpt(text, "Budget 10") == "Budget 10"
+    assert locate_quote(text, "10").start == text.index("10")  # the whole number, not the 100
+    assert excerpt(text, "東京") == "東京" and excerpt(text, "서울") == "서울"
+    assert excerpt(text, "with 10.") == "with 10."
+    # Where an ingester joined a word broken across lines, a quote may begin inside it.
+    joined = "a highlevel tool"
+    with pytest.raises(QuoteNotFound):
+        locate_quote(joined, "level tool")
+    assert locate_quote(joined, "level tool", breaks={6}).start == 6
+
+
+def test_reanchor_does_not_cut_a_word_the_evidence_did_not_cut() -> None:
+    old = "Report. The budget is 10 euros. Chair: Anna Smith. Done."
+    new = old.replace("is 10 ", "is 100 ").replace("Anna ", "Annabelle ")
+    for quote in ("budget is 10", "Chair: Anna"):
+        start = old.index(quote)
+        prefix, suffix = quote_context(old, start, start + len(quote))
+        assert reanchor(new, exact=quote, start=start, end=start + len(quote), prefix=prefix, suffix=suffix) is None
+    # evidence that began inside a word (at a line join) may do so again
+    old, new = "a highlevel tool", "so a highlevel tool"
+    assert reanchor(new, exact="level tool", start=6, end=16, prefix="a high", suffix="") == Anchor(9, 19, "quote", 1.0)
 
 
 def test_quote_may_start_or_end_at_a_line_break_hyphen() -> None:
@@ -604,7 +653,7 @@ def test_any_slice_of_the_text_is_found(text: str, data: st.DataObject) -> None:
     quote = text[i:j].strip()
     if not norm(quote):
         return
-    a = locate_quote(text, quote)
+    a = locate_quote(text, quote, breaks=everywhere(text))
     assert a.method == "exact"
     assert text[a.start : a.end] == quote
 
@@ -614,7 +663,7 @@ def test_any_slice_of_the_text_is_found(text: str, data: st.DataObject) -> None:
 def test_rerendered_slice_is_found_with_the_same_normalized_form(case: tuple[str, str, str]) -> None:
     text, piece, quote = case
     assert norm(quote) == norm(piece)
-    a = locate_quote(text, quote)
+    a = locate_quote(text, quote, breaks=everywhere(text))
     found = text[a.start : a.end]
     assert norm(found) == norm(piece)
     assert found == found.strip()
@@ -659,7 +708,7 @@ def test_reanchor_in_an_unchanged_text_is_position(text: str, data: st.DataObjec
     j = data.draw(st.integers(i + 1, len(text)))
     if not norm(text[i:j]):
         return
-    a = locate_quote(text, text[i:j])
+    a = locate_quote(text, text[i:j], breaks=everywhere(text))
     prefix, suffix = quote_context(text, a.start, a.end)
     got = reanchor(text, exact=text[a.start : a.end], start=a.start, end=a.end, prefix=prefix, suffix=suffix)
     assert got == Anchor(a.start, a.end, "position", 1.0)

@@ -334,3 +334,22 @@ def test_a_drafted_time_must_be_aware_and_in_range(ledger: Ledger, when: object)
     with pytest.raises(InvalidInput, match="published_at"):
         ledger.add_draft(draft)
     assert table_dump(ledger.url) == before
+
+
+def test_a_quote_copied_from_the_line_after_a_break_hyphen_is_found(ledger: Ledger) -> None:
+    """The ingester joins "hyphen-" / "ated": a quote copied from the second line begins inside the word."""
+    source = ledger.ingest_pdf(PDF / "typography.pdf")
+    citation = ledger.cite(source, "ated records")
+    assert citation.excerpt == "ated records" and citation.page == 1
+    with pytest.raises(QuoteNotFound, match="only inside a longer word"):
+        ledger.cite(source, "reviewed the hyph")  # not at the line end: cuts "hyphenated"
+
+
+def test_a_number_that_grew_a_digit_in_a_revision_makes_the_evidence_stale(ledger: Ledger, clock) -> None:
+    page = (HTML / "article.html").read_bytes()
+    original = ledger.ingest_html(page, url=ARTICLE_URL)
+    claim = ledger.assert_claim("River Quell", "floods 2014-2023", value=4,
+                                evidence=[ledger.cite(original, "between 2014 and 2023")])
+    clock.tick()
+    ledger.ingest_html(page.replace(b"between 2014 and 2023", b"between 2014 and 20231"), url=ARTICLE_URL)
+    assert [(s.claim_id, s.claim_supported) for s in ledger.stale_evidence()] == [(claim.id, False)]
