@@ -386,7 +386,10 @@ class Ledger:
 
     def confirm(self, claim: ClaimRef, *, evidence: Sequence[Citation] | Citation | None = None,
                 reason: str | None = None, actor: str | None = None) -> Claim:
-        """Mark a claim confirmed (a new version), optionally with more supporting evidence."""
+        """Mark a claim confirmed (a new version), optionally with more supporting evidence.
+
+        A claim closed by a newer value stays "superseded" (it held only until then); the
+        confirmation is recorded in its history and counts if the newer value is retracted."""
         citations = _citations(evidence)
         if any(c.relation != "supports" for c in citations):
             raise InvalidInput("confirm() takes supporting evidence; cite it with relation='supports'")

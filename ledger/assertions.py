@@ -759,6 +759,8 @@ def change_status(
     batch = _Batch()
     interval: Interval | None = None
     cause = status
+    if status == "confirmed" and row["status"] == "superseded":
+        status = "superseded"  # it held until a newer value began: the confirmation is recorded, it stays closed
     if superseded_by is not None:
         at = target.valid_from if target.valid_from is not None else now
         precision = target.valid_from_precision if target.valid_from is not None else "second"
@@ -795,42 +797,62 @@ def _versioned(claim: int, version: Mapping[Any, Any]) -> _Live:
 
 def _undo_effects(connection: Connection, batch: _Batch, retracted: int, actor: str | None) -> None:
     """Take back what a claim did to others when it is retracted: a retracted claim was never to
-    be believed. A claim it closed, superseded or disputed gets back the version it had before
-    all of that (if what it holds now is still the retracted claim's doing), still disputed if
-    another claim disputes it; a claim asserted in conflict with it, or backfilled against it,
-    is settled or reopened. (The links stay: they record what happened.)"""
+    be believed. (The links stay: they record what happened.)
+
+    A claim it closed or superseded gets back the interval it had before, if it still has the
+    one the retracted claim gave it, whatever versions came since (a corroboration, a
+    confirmation); a claim asserted open-ended but backfilled against it is reopened. A claim
+    it disputed, or that was asserted in conflict with it, is settled unless another claim
+    still disputes it or someone disputed it explicitly. A settled claim is "confirmed" if it
+    was confirmed explicitly or by independent sources, else "reported".
+    """
     marker = f"(claim {retracted})"
+    rivals = _linked(connection, retracted, kind="contradicts")
     for other in sorted(_linked(connection, retracted)):
         current = store.current_version(connection, other)
-        cause = current["cause"] or ""
-        previous: Mapping[Any, Any] | None = None
-        if cause.endswith(marker):  # walk back past every version the retracted claim made
-            for version in connection.execute(
-                select(store.versions).where(store.versions.c.claim_id == other, store.versions.c.id < current["id"])
-                .order_by(store.versions.c.id.desc())
-            ).mappings():
-                if not (version["cause"] or "").endswith(marker):
-                    previous = version
-                    break
-        elif f"backfilled: ends where claim {retracted} starts" in cause:  # asserted open-ended
-            previous = {**current, "valid_until": None, "valid_until_precision": None}
-        elif f"conflicts with claim {retracted}" in cause and current["status"] == "disputed":
-            previous = {**current, "status": _undisputed_status(connection, other)}  # asserted in conflict
-        if previous is None:
-            continue  # what the retracted claim did was changed since, or it is not what it did
-        status = previous["status"]
-        if status != "disputed" and _disputed_by_others(connection, other, retracted):
-            status = "disputed"
-        until = _restorable_until(connection, other, {**previous, "status": status}, retracted)
+        history = connection.execute(
+            select(store.versions).where(store.versions.c.claim_id == other).order_by(store.versions.c.id)
+        ).mappings().all()
+        made = [n for n, version in enumerate(history) if (version["cause"] or "").endswith(marker)]
+        interval = _interval(current)
+        if made and made[0] > 0 and interval == _interval(history[made[-1]]):
+            interval = _interval(history[made[0] - 1])  # closed or superseded by it: as before
+        elif f"backfilled: ends where claim {retracted} starts" in (history[0]["cause"] or "") and (
+            current["valid_until"] == history[0]["valid_until"]
+        ):
+            interval = (interval[0], None, interval[2], None)  # asserted open-ended
+        settled = _undisputed_status(connection, other, history)
+        status = current["status"]
+        if status == "superseded" and interval != _interval(current):
+            status = settled
+        elif status == "disputed" and other in rivals:
+            explicitly = [v["cause"] for v in history if v["cause"] in ("confirmed", "disputed")]
+            if not (explicitly[-1:] == ["disputed"] or _disputed_by_others(connection, other, retracted)):
+                status = settled
+        if (status, interval) == (current["status"], _interval(current)):
+            continue  # nothing it did is left, or what it did was changed since
+        restored = {"status": status, "valid_from": interval[0], "valid_until": interval[1],
+                    "valid_from_precision": interval[2], "valid_until_precision": interval[3]}
+        until = _restorable_until(connection, other, restored, retracted)
         if until is None:
             continue
+        if status != "disputed" and until[0] is not None and until[0] != interval[1]:
+            status = "superseded"  # a value asserted since closes it, as an update would have
         _change(batch, _versioned(other, current), status=status, cause=f"restored: claim {retracted} was retracted",
-                interval=(previous["valid_from"], until[0], previous["valid_from_precision"], until[1]),
-                reason=None, actor=actor, confidence=previous["confidence"])
+                interval=(interval[0], until[0], interval[2], until[1]), reason=None, actor=actor)
 
 
-def _undisputed_status(connection: Connection, claim: int) -> str:
-    """"confirmed" if independent sources support the claim, else "reported"."""
+def _interval(version: Mapping[Any, Any]) -> Interval:
+    return (version["valid_from"], version["valid_until"], version["valid_from_precision"],
+            version["valid_until_precision"])
+
+
+def _undisputed_status(connection: Connection, claim: int, history: Sequence[Mapping[Any, Any]] = ()) -> str:
+    """"confirmed" if independent sources support the claim, or its ``history`` shows it was
+    confirmed explicitly (and not disputed explicitly since), else "reported"."""
+    explicitly = [v["cause"] for v in history if v["cause"] in ("confirmed", "disputed")]
+    if explicitly[-1:] == ["confirmed"]:
+        return "confirmed"
     sources = store.supporting_sources(connection, [claim]).get(claim, set())
     if len(sources) < 2:
         return "reported"

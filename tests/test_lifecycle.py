@@ -220,6 +220,52 @@ def test_retracting_one_side_of_a_conflict_settles_the_other_unless_another_disp
     assert ledger.audit(statuses=["disputed"]) == []
 
 
+@pytest.mark.parametrize("first", ["blue", "green"])
+def test_the_last_rival_retracted_settles_a_conflict_in_any_order(ledger: Ledger, clock, first: str) -> None:
+    red = car_color(ledger, clock, "red", by="A")
+    rivals = {"blue": car_color(ledger, clock, "blue", by="B"), "green": car_color(ledger, clock, "green", by="C")}
+    for name in (first, *(set(rivals) - {first})):
+        clock.tick()
+        ledger.retract(rivals[name], reason="spam source")
+    assert [(v.id, v.status) for v in ledger.claims("car", "color")] == [(red.id, "reported")]
+
+
+def test_an_explicit_dispute_outlives_the_retraction_of_a_rival(ledger: Ledger, clock) -> None:
+    red = car_color(ledger, clock, "red", by="A")
+    blue = car_color(ledger, clock, "blue", by="B")
+    clock.tick()
+    ledger.dispute(red, reason="the photo shows another shade")
+    clock.tick()
+    ledger.retract(blue, reason="spam source")
+    assert ledger.claim(red).status == "disputed"
+
+
+def test_retracting_an_update_reopens_what_it_closed_after_a_corroboration_or_confirmation(ledger: Ledger, clock) -> None:
+    a = ledger.add_source(text="Acme has 150 employees in 2024.", publisher="A")
+    b = ledger.add_source(text="Reuters: Acme has 130 employees. Also 150 staff.", publisher="Reuters")
+    c = ledger.add_source(text="Acme: 140 people work here.", publisher="C")
+    staff = ledger.assert_claim("Acme", "employees", value=150, valid_from="2024", evidence=[ledger.cite(a, "150")])
+    clock.tick()
+    update = ledger.assert_claim("Acme", "employees", value=130, valid_from="2024-06", evidence=[ledger.cite(b, "130")])
+    clock.tick()
+    again = ledger.assert_claim("Acme", "employees", value=150, valid_from="2024", evidence=[ledger.cite(b, "150 staff")])
+    assert again.id == staff.id and again.status == "superseded"
+    clock.tick()
+    ledger.retract(update, reason="misread")
+    restored = ledger.claim(staff)
+    assert (restored.status, restored.valid_until) == ("confirmed", None)  # two independent sources
+    # an explicit confirmation of a closed value is kept in its history and counts on restoring
+    other = ledger.assert_claim("Acme", "sites", value=3, valid_from="2024", evidence=[ledger.cite(a, "Acme")])
+    clock.tick()
+    closer = ledger.assert_claim("Acme", "sites", value=4, valid_from="2025", evidence=[ledger.cite(c, "140")])
+    clock.tick()
+    assert ledger.confirm(other, reason="checked the register").status == "superseded"
+    assert other.id in [entry.claim.id for entry in ledger.audit(statuses=["superseded"])]
+    clock.tick()
+    ledger.retract(closer, reason="wrong company")
+    assert (ledger.claim(other).status, ledger.claim(other).valid_until) == ("confirmed", None)
+
+
 def test_retracting_the_earlier_side_of_a_conflict_settles_the_later_one(ledger: Ledger, clock) -> None:
     red = car_color(ledger, clock, "red", by="A")
     car_color(ledger, clock, "blue", by="B")
