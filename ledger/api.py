@@ -245,29 +245,35 @@ class Ledger:
     def ingest_pdf(
         self, path_or_bytes: str | os.PathLike[str] | bytes, *, uri: str | None = None,
         password: str | None = None, trust: Trust = "trusted", scope: str = "default",
+        max_pages: int | None = None,
     ) -> Source:
         """Read a PDF (text in reading order, passages with page and bbox) into a source.
 
         The same bytes again return the existing source; the same ``uri`` with new bytes makes a
-        revision and re-anchors the old revision's evidence.
+        revision and re-anchors the old revision's evidence. ``max_pages`` (default 5,000)
+        refuses documents claiming more pages, a guard against hostile files.
 
         Raises:
             IngestError: unreadable, encrypted without the right password, too large, …
             NeedsOCR: no page has a usable text layer; the source is recorded (``error.source_id``).
         """
-        from ledger.ingest.pdf import read_pdf, read_pdf_file
+        from ledger.ingest.pdf import DEFAULT_MAX_PAGES, read_pdf, read_pdf_file
 
         sources.check_metadata(uri=uri)
+        if max_pages is None:
+            max_pages = DEFAULT_MAX_PAGES
+        elif isinstance(max_pages, bool) or not isinstance(max_pages, int) or max_pages < 1:
+            raise InvalidInput(f"max_pages must be a whole number >= 1, not {max_pages!r:.40}")
         sources.quarantine_scope(check_scope(scope), trust)
         if password is not None and not isinstance(password, str):
             raise InvalidInput(f"password must be a string or None, not {type(password).__name__}")
         with store.paused_gc():  # a book is tens of thousands of lines and passages
             if isinstance(path_or_bytes, (bytes, bytearray)):
-                draft = read_pdf(bytes(path_or_bytes), uri=uri, password=password)
+                draft = read_pdf(bytes(path_or_bytes), uri=uri, password=password, max_pages=max_pages)
             elif isinstance(path_or_bytes, (str, os.PathLike)):
                 if "\x00" in str(os.fspath(path_or_bytes)):
                     raise IngestError(f"the path {str(path_or_bytes)[:80]!r} contains a NUL byte; no file has such a name")
-                draft = read_pdf_file(path_or_bytes, uri=uri, password=password)
+                draft = read_pdf_file(path_or_bytes, uri=uri, password=password, max_pages=max_pages)
             else:
                 raise IngestError(f"ingest_pdf takes a file path or the PDF's bytes, not {type(path_or_bytes).__name__}")
             source = self.add_draft(draft, trust=trust, scope=scope)
@@ -379,6 +385,9 @@ class Ledger:
         Each item is a ``ClaimDraft`` or a dict with the same keys. This is the fast path for
         imports and extractors: set-based checks, executemany inserts.
         """
+        if isinstance(drafts, (str, bytes, Mapping, ClaimDraft)) or not isinstance(drafts, Iterable):
+            raise InvalidInput(f"assert_claims takes a list of ClaimDrafts or dicts, not {type(drafts).__name__}; "
+                               "for one claim, use assert_claim or pass [draft]")
         batch = [d if isinstance(d, ClaimDraft) else _draft_from_mapping(d) for d in drafts]
         if not batch:
             return []

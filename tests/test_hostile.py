@@ -386,6 +386,9 @@ CASES: list[Case] = [
                                                                    "value": 1, "evidence": [w.cite], "colour": 1}]),
          InvalidInput, "colour"),
     Case("batch-not-a-dict", lambda w: w.ledger.assert_claims(["Alice rate 5"]), InvalidInput, "ClaimDraft or a dict"),
+    Case("batch-int", lambda w: w.ledger.assert_claims(5), InvalidInput, "a list of"),  # type: ignore[arg-type]
+    Case("batch-one-dict", lambda w: w.ledger.assert_claims({"subject": "Alice", "predicate": "rate"}), InvalidInput,
+         "pass [draft]"),
     Case("evidence-empty", lambda w: w.assert_(evidence=[]), MissingEvidence, "no supporting evidence"),
     Case("evidence-contradicting-only", lambda w: w.assert_(evidence=[w.contra]), MissingEvidence,
          "no supporting evidence"),
@@ -464,7 +467,8 @@ CASES: list[Case] = [
          InvalidInput, "author"),
     Case("source-id-missing", lambda w: w.ledger.source(999), NotFound, "source 999"),
     # --- documents
-    Case("pdf-huge-page-count", lambda w: w.ledger.ingest_pdf(HUGE_PDF), IngestError, "pages"),
+    Case("pdf-huge-page-count", lambda w: w.ledger.ingest_pdf(HUGE_PDF), IngestError, "larger max_pages"),
+    Case("pdf-max-pages-zero", lambda w: w.ledger.ingest_pdf(HUGE_PDF, max_pages=0), InvalidInput, "max_pages"),
     Case("pdf-zero-byte-file", lambda w: w.ledger.ingest_pdf(w.files / "zero.pdf"), IngestError, "empty"),
     Case("pdf-zero-bytes", lambda w: w.ledger.ingest_pdf(b""), IngestError, "empty"),
     Case("pdf-directory", lambda w: w.ledger.ingest_pdf(w.files / "a-directory.pdf"), IngestError,
@@ -489,6 +493,13 @@ CASES: list[Case] = [
     Case("html-url-surrogate", lambda w: w.ledger.ingest_html("<p>x</p>", url="https://x.example/\udcff"),
          InvalidInput, "surrogate"),
     Case("url-scheme", lambda w: w.ledger.ingest_url("file:///etc/passwd"), IngestError, "http"),
+    Case("url-int", lambda w: w.ledger.ingest_url(5), InvalidInput, "url must be a string"),  # type: ignore[arg-type]
+    Case("url-timeout-negative", lambda w: w.ledger.ingest_url("http://127.0.0.1:9/", timeout=-1), InvalidInput,
+         "timeout"),
+    Case("url-timeout-text", lambda w: w.ledger.ingest_url("http://127.0.0.1:9/", timeout="x"),  # type: ignore[arg-type]
+         InvalidInput, "timeout"),
+    Case("url-max-bytes-nan", lambda w: w.ledger.ingest_url("http://127.0.0.1:9/", max_bytes=float("nan")),  # type: ignore[arg-type]
+         InvalidInput, "max_bytes"),
 ]
 
 

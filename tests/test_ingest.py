@@ -353,3 +353,9 @@ def test_a_number_that_grew_a_digit_in_a_revision_makes_the_evidence_stale(ledge
     clock.tick()
     ledger.ingest_html(page.replace(b"between 2014 and 2023", b"between 2014 and 20231"), url=ARTICLE_URL)
     assert [(s.claim_id, s.claim_supported) for s in ledger.stale_evidence()] == [(claim.id, False)]
+
+
+def test_max_pages_bounds_what_ingest_pdf_reads(ledger: Ledger) -> None:
+    with pytest.raises(IngestError, match="claims 4 pages; the limit is 3"):
+        ledger.ingest_pdf(PDF / "multi-page.pdf", max_pages=3)
+    assert ledger.ingest_pdf(PDF / "multi-page.pdf", max_pages=4).created

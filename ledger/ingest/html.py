@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from ledger.errors import IngestError
+from ledger.errors import IngestError, InvalidInput
 from ledger.ingest.base import PassageDraft, SourceDraft, content_hash
 from ledger.ingest.webmeta import read_metadata
 
@@ -579,6 +579,13 @@ def fetch(
     import urllib.request
     from http.client import HTTPException
 
+    if not isinstance(url, str):
+        raise InvalidInput(f"url must be a string such as 'https://example.org/page', not {type(url).__name__}")
+    for name, limit in (("timeout", timeout), ("max_bytes", max_bytes), ("max_redirects", max_redirects)):
+        if isinstance(limit, bool) or not isinstance(limit, (int, float)) or not limit >= 0 or limit == float("inf"):
+            raise InvalidInput(f"{name} must be a finite number >= 0, not {limit!r:.40}")
+    if timeout == 0:
+        raise InvalidInput("timeout must be more than 0 seconds")
     current = _fetchable(url, url)
     chain = [current]
     opener = _opener()

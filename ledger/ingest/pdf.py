@@ -396,7 +396,7 @@ def _page_count(doc: Any, label: str, max_pages: int, pymupdf: Any) -> int:
     if claimed is not None and claimed > max_pages:
         raise IngestError(
             f"{_cap(label)} claims {claimed} pages; the limit is {max_pages} "
-            "(raise max_pages if the document is genuine)"
+            "(if the document is genuine, pass a larger max_pages to ingest_pdf)"
         )
     try:
         count = int(doc.page_count)
@@ -408,7 +408,7 @@ def _page_count(doc: Any, label: str, max_pages: int, pymupdf: Any) -> int:
     if count > max_pages:
         raise IngestError(
             f"{_cap(label)} claims {count} pages; the limit is {max_pages} "
-            "(raise max_pages if the document is genuine)"
+            "(if the document is genuine, pass a larger max_pages to ingest_pdf)"
         )
     if count == 0:
         raise IngestError(
