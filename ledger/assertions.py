@@ -708,8 +708,9 @@ def _flush(connection: Connection, batch: _Batch, ids: store.Ids, now: datetime)
         store.insert_columns(connection, store.versions, {
             "id": range(first, first + len(batch.versions)), **_columns(batch.versions.values(), _VERSION_FIELDS),
         }, same=recorded)
-    if batch.evidence:
-        claim_ids, citations, actors = zip(*batch.evidence)
+    cited = _unrepeated(connection, batch)
+    if cited:
+        claim_ids, citations, actors = zip(*cited)
         first = ids.take(store.evidence, len(citations))
         store.insert_columns(connection, store.evidence, {
             "id": range(first, first + len(citations)), "claim_id": claim_ids, **_columns(citations, _CITATION_FIELDS),
@@ -719,6 +720,20 @@ def _flush(connection: Connection, batch: _Batch, ids: store.Ids, now: datetime)
         first = ids.take(store.links, len(batch.links))
         store.insert_rows(connection, store.links, [{"id": first + n, **link} for n, link in enumerate(batch.links)],
                           same=recorded)
+
+
+def _unrepeated(connection: Connection, batch: _Batch) -> list[tuple[int, Citation, str | None]]:
+    """The batch's evidence minus what its claims already have (the same source, span and
+    relation): asserting a claim again from the same quote adds no row."""
+    created = {claim_id for claim_id, _ in batch.claims}
+    seen = store.evidence_spans(connection, {claim_id for claim_id, _, _ in batch.evidence} - created)
+    kept = []
+    for claim_id, citation, actor in batch.evidence:
+        span = (claim_id, citation.source_id, citation.char_start, citation.char_end, citation.relation)
+        if span not in seen:
+            seen.add(span)
+            kept.append((claim_id, citation, actor))
+    return kept
 
 
 _CLAIM_FIELDS = ("scope", "subject_id", "predicate", "object_id", "value_text", "datatype", "qualifiers", "actor")

@@ -697,6 +697,19 @@ def live_evidence_of_source(connection: Connection, source_id: int) -> list[Mapp
     return list(connection.execute(_LIVE_EVIDENCE, {"id": source_id}).mappings())
 
 
+_EVIDENCE_SPANS = select(
+    evidence.c.claim_id, evidence.c.source_id, evidence.c.char_start, evidence.c.char_end, evidence.c.relation,
+).where(one_of(evidence.c.claim_id, "ids"), evidence.c.stale_at.is_(None))
+
+
+def evidence_spans(connection: Connection, claim_ids: Iterable[int]) -> set[tuple[int, int, int, int, str]]:
+    """(claim, source, char_start, char_end, relation) of the claims' evidence not flagged stale."""
+    ids = sorted(set(claim_ids))
+    if not ids:
+        return set()
+    return {tuple(row) for row in connection.execute(_EVIDENCE_SPANS, {"ids": ids})}  # type: ignore[misc]
+
+
 def mark_stale(connection: Connection, evidence_ids: Sequence[int], now: datetime) -> None:
     """Flag evidence whose quote vanished from the newest revision of its source."""
     if evidence_ids:

@@ -326,7 +326,7 @@ def test_same_value_corroborates_and_independent_sources_raise_confidence(ledger
                                 evidence=[ledger.cite(b, "Nobel Prize in Physics")])
     assert third.id == first.id
     assert third.confidence > first.confidence and third.status == "confirmed"
-    assert len(third.evidence_ids) == 3
+    assert copy.id == a.id and len(third.evidence_ids) == 2  # the same bytes are one source, the same quote one row
     # Reading never changes confidence.
     assert ledger.claim(first).confidence == third.confidence
     # The same sources cited in one assertion give the same status and confidence.
@@ -442,3 +442,15 @@ def test_a_source_correcting_itself_does_not_overrule_an_independent_source(ledg
     newer = ledger.assert_claim("dam", "height", value="85 m", evidence=[ledger.cite(second_b, "85 m")])
     # B's revision disagrees, but A still backs 80 m: a dispute, not a correction.
     assert newer.status == "disputed" and ledger.claim(high).status == "disputed"
+
+
+def test_asserting_a_claim_again_from_the_same_quote_adds_no_evidence_row(ledger: Ledger, clock) -> None:
+    note = ledger.add_source(text="The bill is PLN 280. Also: the bill is PLN 280.")
+    quote = ledger.cite(note, "The bill is PLN 280")
+    first = ledger.assert_claim("home", "bill", value="PLN 280", evidence=[quote, quote])
+    clock.tick()
+    again = ledger.assert_claim("home", "bill", value="PLN 280", evidence=[quote])
+    assert again.id == first.id and len(ledger.explain(first).evidence) == 1
+    clock.tick()
+    other = ledger.assert_claim("home", "bill", value="PLN 280", evidence=[ledger.cite(note, "the bill is PLN 280")])
+    assert other.id == first.id and len(ledger.explain(first).evidence) == 2  # another place in the source
