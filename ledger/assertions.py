@@ -27,7 +27,7 @@ from ledger.claims import (
     encode_value,
     object_key,
 )
-from ledger.entities import check_name, check_text, normalize_name
+from ledger.entities import canonical_label, check_name, check_text, normalize_name
 from ledger.errors import (
     Conflict,
     InvalidInput,
@@ -228,7 +228,7 @@ _GOOD_SCOPES: set[str] = set()
 
 
 def check_predicate(predicate: object, *, what: str = "predicate") -> str:
-    """A predicate name, or InvalidInput."""
+    """A predicate name in its stored form (``canonical_label``: "rent\\u200b" is "rent"), or InvalidInput."""
     if isinstance(predicate, str) and predicate in _GOOD_PREDICATES:
         return predicate
     if not isinstance(predicate, str) or not predicate.strip():
@@ -238,9 +238,12 @@ def check_predicate(predicate: object, *, what: str = "predicate") -> str:
             f"{what} {predicate[:40]!r} must be one line of at most {MAX_PREDICATE_LENGTH} characters"
         )
     check_text(predicate, what=what)
-    if predicate == predicate.strip() and len(_GOOD_PREDICATES) < 100_000:
+    canonical = canonical_label(predicate)
+    if not canonical:
+        raise InvalidInput(f"{what} {predicate!r:.60} has no visible characters; name the relation")
+    if canonical == predicate and len(_GOOD_PREDICATES) < 100_000:
         _GOOD_PREDICATES.add(predicate)
-    return predicate.strip()
+    return canonical
 
 
 _GOOD_PREDICATES: set[str] = set()

@@ -65,6 +65,20 @@ _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+# Characters that change how a label looks (or nothing at all) but not what it says: zero-width
+# space, word joiner, byte-order mark, soft hyphen, Mongolian vowel separator, direction marks and
+# embeddings. (Zero-width (non-)joiners stay: Persian and Indic spelling needs them.)
+_NOISE = re.compile("[\u00ad\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+
+
+def canonical_label(text: str) -> str:
+    """A label as stored and matched: NFC, invisible noise dropped, each run of whitespace (no-break
+    spaces included) one space, no space at the ends. ``"rent\u00a0 due\u200b"`` is ``"rent due"``."""
+    if text.isascii():
+        return " ".join(text.split())
+    return " ".join(_NOISE.sub("", unicodedata.normalize("NFC", text)).split())
+
+
 def check_text(value: object, *, what: str, limit: int | None = None, one_line: bool = True) -> str:
     """Return ``value`` if it is text the ledger can store, else raise InvalidInput.
 

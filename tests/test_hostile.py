@@ -680,6 +680,23 @@ def test_invisible_and_compatibility_characters_name_the_same_entity(world: Worl
     assert zero.name == "Zo\u200be" and ledger.resolve("zoe") == zero
 
 
+def test_invisible_characters_and_odd_spaces_name_the_same_predicate(world: World) -> None:
+    """"rent\u200b" or "rent\u00a0due" must not escape the conflict rules of "rent" / "rent due"."""
+    ledger = world.ledger
+    lease = ledger.add_source(text="Lease: Bob pays PLN 900 a month.", publisher="Landlord")
+    bank = ledger.add_source(text="Bank: Bob pays PLN 950 a month.", publisher="Bank")
+    first = ledger.assert_claim("Bob", "monthly  rent", value="PLN 900", evidence=[ledger.cite(lease, "PLN 900")])
+    world.clock.tick()
+    second = ledger.assert_claim("Bob", "\u200bmonthly\u00a0rent\ufeff", value="PLN 950",
+                                 evidence=[ledger.cite(bank, "PLN 950")])
+    assert second.predicate == first.predicate == "monthly rent"
+    assert {c.status for c in ledger.claims("Bob", "monthly\u2009rent")} == {"disputed"}  # one predicate, in conflict
+    before = snapshot(world.url)
+    with pytest.raises(InvalidInput, match="no visible characters"):
+        ledger.assert_claim("Bob", "\u200b\u2060", value="x", evidence=[world.cite])
+    assert snapshot(world.url) == before
+
+
 def test_a_supersession_cycle_never_forms(world: World) -> None:
     first, second = world.new_claim("1%"), world.new_claim("2%")
     world.ledger.supersede(first, second)
