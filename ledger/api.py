@@ -196,7 +196,8 @@ class Ledger:
     def merge_entities(self, keep: EntityRef, other: EntityRef, *, scope: str = "default") -> Entity:
         """Merge ``other`` into ``keep``: its aliases and claims now resolve to ``keep``.
 
-        Nothing is rewritten: ``other`` keeps its row (with ``merged_into``), its claims keep
+        Entities of different kinds (a person and a place) are refused with Conflict; an entity
+        without a kind merges with any. Nothing is rewritten: ``other`` keeps its row (with ``merged_into``), its claims keep
         their subject, and reads about ``keep`` include them.
         """
         kept, merged = self.get_entity(keep, scope=scope), self.get_entity(other, scope=scope)
@@ -209,6 +210,11 @@ class Ledger:
             raise Conflict(
                 f"{_label(keep)} and {_label(other)} already resolve to the same entity {keep_id} (merged "
                 f"before, or one name); an entity cannot be merged into itself, so there is nothing to merge"
+            )
+        if kept.kind and merged.kind and kept.kind.casefold() != merged.kind.casefold():
+            raise Conflict(
+                f"entity {kept.id} {kept.name!r} is a {kept.kind} and entity {merged.id} {merged.name!r} a "
+                f"{merged.kind}; entities of different kinds do not merge"
             )
 
         def work(connection: Connection, now: datetime, ids: store.Ids) -> Entity:

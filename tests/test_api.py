@@ -48,6 +48,17 @@ def test_alias_conflicts_and_kind_conflicts_are_refused(ledger: Ledger) -> None:
         ledger.entity("Paris", kind="person")
 
 
+def test_entities_of_different_kinds_do_not_merge(ledger: Ledger) -> None:
+    from ledger import Conflict
+
+    person, place = ledger.entity("Paris Hilton", kind="person"), ledger.entity("Paris", kind="place")
+    with pytest.raises(Conflict, match="is a place and entity .* a person; entities of different kinds do not merge"):
+        ledger.merge_entities(place, person)
+    assert ledger.get_entity(person.id).merged_into is None
+    untyped = ledger.entity("Paname")
+    assert ledger.merge_entities(place, untyped).id == place.id  # an entity without a kind merges with any
+
+
 def test_merge_keeps_history_and_reads_follow_the_merge(ledger: Ledger, clock) -> None:
     doc = ledger.add_source(text="IBM was founded in 1911. International Business Machines is based in Armonk.")
     ibm = ledger.entity("IBM", kind="organization")
