@@ -101,7 +101,7 @@ class Ledger:
 
     def _write(self, work: Callable[[Connection, datetime, store.Ids], T]) -> T:
         def transaction(connection: Connection) -> T:
-            now = self._clock.read(not_before=store.last_recorded(connection))
+            now = self._clock.read(not_before=store.last_recorded(connection), for_write=True)
             result = work(connection, now, store.Ids(connection))
             store.advance_clock(connection, now)
             return result
@@ -482,7 +482,8 @@ class Ledger:
         )
         if query.valid_at is not None and query.during is not None:
             raise InvalidInput("pass either valid_at= or during=, not both")
-        now = self.now()
+        # with both times given the clock is not read (a historical query needs no "now")
+        now = query.known_at if query.known_at is not None and (query.valid_at or query.during) else self.now()
         return self._read(lambda connection: reads.find_claims(connection, query, now=now), single_statement=True)
 
     def claim(self, claim: ClaimRef, *, known_at: TimeInput | None = None) -> Claim:

@@ -707,7 +707,7 @@ def evidence_spans(connection: Connection, claim_ids: Iterable[int]) -> set[tupl
     ids = sorted(set(claim_ids))
     if not ids:
         return set()
-    return {tuple(row) for row in connection.execute(_EVIDENCE_SPANS, {"ids": ids})}  # type: ignore[misc]
+    return {tuple(row) for row in connection.execute(_EVIDENCE_SPANS, {"ids": ids})}
 
 
 def mark_stale(connection: Connection, evidence_ids: Sequence[int], now: datetime) -> None:

@@ -176,9 +176,12 @@ class LedgerClock:
                 f"{type(clock).__name__}; for a fixed time pass lambda: that_time"
             )
         self._clock = clock or utc_now
+        self._written: datetime | None = None  # the latest reading a write of this ledger used
 
-    def read(self, *, not_before: datetime | None) -> datetime:
-        """Read the clock, refusing a time earlier than the ledger's last write."""
+    def read(self, *, not_before: datetime | None, for_write: bool = False) -> datetime:
+        """Read the clock, refusing a time earlier than ``not_before`` (the database's last write)
+        or than the last write made through this clock: a read at such a "now" would answer
+        about a moment the ledger has already moved past."""
         try:
             now = self._clock()
         except Exception as error:  # the caller's code: say where it failed
@@ -188,11 +191,15 @@ class LedgerClock:
         if now.tzinfo is None or now.utcoffset() is None:
             raise ClockError("the clock returned a naive datetime; it must return an aware (UTC) datetime")
         now = now.astimezone(UTC)
+        if self._written is not None and (not_before is None or not_before < self._written):
+            not_before = self._written
         if not_before is not None and now < not_before:
             raise ClockError(
                 f"the clock reads {now.isoformat()}, earlier than the ledger's last write at "
                 f"{not_before.isoformat()}; system time never runs backwards within one database"
             )
+        if for_write:
+            self._written = now
         return now
 
 

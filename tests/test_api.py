@@ -242,6 +242,12 @@ def test_the_clock_never_runs_backwards(ledger: Ledger, clock) -> None:
     clock.set("2026-04-01")
     with pytest.raises(ClockError, match="never runs backwards"):
         ledger.add_source(text="second")
+    # a read at a "now" before the last write would silently answer about the past
+    with pytest.raises(ClockError, match="never runs backwards"):
+        ledger.claims("Anna")
+    with pytest.raises(ClockError, match="never runs backwards"):
+        ledger.now()
+    assert ledger.claims("Anna", valid_at="2026-05-01", known_at="2026-05-01") == []  # explicit times need no clock
 
 
 def test_a_bad_clock_is_refused_and_a_failing_one_is_a_clock_error(tmp_path: Path) -> None:
