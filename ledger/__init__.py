@@ -1,7 +1,6 @@
 """ledger: a claim-graph knowledge ledger of source-backed, bi-temporal claims.
 
-``import ledger`` stays light: pymupdf, trafilatura, networkx and the MCP SDK load only
-when the features that need them are used.
+``import ledger`` stays light: pymupdf and trafilatura load only when a document is ingested.
 """
 
 from ledger.api import Ledger
