@@ -37,16 +37,20 @@ def build_locator(
     page = next((p["page"] for p in touched if p["page"] is not None), None)
     if page is not None:
         locator["page"] = page
-        boxes = [p["bbox"] for p in touched if p["page"] == page and p["bbox"]]
-        if boxes:
-            box = [min(b[0] for b in boxes), min(b[1] for b in boxes),
-                   max(b[2] for b in boxes), max(b[3] for b in boxes)]
-            locator["bbox"] = [round(v, 1) for v in box]
-            x0, y0, x1, y1 = locator["bbox"]
+        box = _union([p["bbox"] for p in touched if p["page"] == page and p["bbox"]])
+        if box:
+            locator["bbox"] = box
+            x0, y0, x1, y1 = box
             selectors.append({"type": "FragmentSelector", "conformsTo": RFC3778,
                               "value": f"page={page}&viewrect={x0:g},{y0:g},{x1 - x0:.1f},{y1 - y0:.1f}"})
         else:
             selectors.append({"type": "FragmentSelector", "conformsTo": RFC3778, "value": f"page={page}"})
+        pages = sorted({p["page"] for p in touched if p["page"] is not None})
+        if len(pages) > 1:  # an excerpt running over a page break: where it lies on each page
+            locator["pages"] = [
+                {"page": n, "bbox": _union([p["bbox"] for p in touched if p["page"] == n and p["bbox"]])}
+                for n in pages
+            ]
     paragraph = next((p.get("paragraph") for p in touched if p.get("paragraph") is not None), None)
     if paragraph is not None:
         locator["paragraph"] = paragraph
@@ -60,3 +64,11 @@ def page_ranges(passages: Sequence[Mapping[Any, Any]], page: int) -> list[tuple[
     passage: a quote may run over several lines of the page."""
     on_page = [(p["char_start"], p["char_end"]) for p in passages if p["page"] == page]
     return [(min(start for start, _ in on_page), max(end for _, end in on_page))] if on_page else []
+
+
+def _union(boxes: Sequence[Sequence[float]]) -> list[float] | None:
+    """The smallest box holding all ``boxes`` (rounded to 0.1 pt), or None for none."""
+    if not boxes:
+        return None
+    return [round(v, 1) for v in (min(b[0] for b in boxes), min(b[1] for b in boxes),
+                                  max(b[2] for b in boxes), max(b[3] for b in boxes))]

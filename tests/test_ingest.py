@@ -359,3 +359,15 @@ def test_max_pages_bounds_what_ingest_pdf_reads(ledger: Ledger) -> None:
     with pytest.raises(IngestError, match="claims 4 pages; the limit is 3"):
         ledger.ingest_pdf(PDF / "multi-page.pdf", max_pages=3)
     assert ledger.ingest_pdf(PDF / "multi-page.pdf", max_pages=4).created
+
+
+def test_a_quote_over_a_page_break_locates_each_page(ledger: Ledger) -> None:
+    source = ledger.ingest_pdf(PDF / "multi-page.pdf")
+    citation = ledger.cite(source, "shortly after six o'clock. On the second page the harbour master")
+    assert citation.page == 1 and citation.locator["page"] == 1
+    spans = citation.locator["pages"]
+    assert [span["page"] for span in spans] == [1, 2]
+    assert spans[0]["bbox"] == citation.locator["bbox"]
+    x0, y0, x1, y1 = spans[1]["bbox"]
+    assert x0 < x1 and y0 < y1
+    assert "pages" not in ledger.cite(source, "four passing ships").locator  # one page: no list
