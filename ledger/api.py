@@ -61,25 +61,35 @@ class Ledger:
         self._engine = engine
 
     @classmethod
-    def open(cls, url_or_path: str | os.PathLike[str] | None = None, *, clock: Clock | None = None) -> Ledger:
+    def open(
+        cls, url_or_path: str | os.PathLike[str] | None = None, *, clock: Clock | None = None, create: bool = True
+    ) -> Ledger:
         """Open (creating or upgrading to the newest schema) a ledger.
 
         Args:
-            url_or_path: a SQLite file path, a SQLAlchemy URL (``postgresql://…``), or None for
-                ``$LEDGER_URL`` or else ``./ledger.db``.
+            url_or_path: a SQLite file path, ``":memory:"``, a SQLAlchemy URL (``postgresql://…``),
+                or None for ``$LEDGER_URL`` or else ``./ledger.db``.
             clock: a zero-argument callable returning an aware datetime, used for all system time.
+            create: whether a missing file or empty database becomes a new ledger; if False, it is
+                refused (``InvalidInput``) and no file is created.
+
+        Raises:
+            InvalidInput: the path or URL is malformed, or names something that is not a ledger.
+            StoreError: the database cannot be reached or read.
         """
         from ledger import migrate  # alembic loads only when a database is opened
 
         LedgerClock(clock)  # a bad clock is refused before anything is opened
-        engine = db.make_engine(db.resolve_url(url_or_path))
+        url = db.resolve_url(url_or_path)
+        db.check_sqlite_file(url, create=create)  # before SQLite creates or touches the file
+        engine = db.make_engine(url)
         try:
-            migrate.upgrade(engine)
+            migrate.upgrade(engine, create=create)
         except Exception as exc:
             engine.dispose()
             if isinstance(exc, (InvalidInput, NotFound)):
                 raise
-            raise StoreError(f"cannot open the ledger at {engine.url!r}: {exc}") from exc
+            raise StoreError(f"cannot open the ledger at {db.describe(url)}: {db.reason(exc)}") from exc
         return cls(engine, clock=clock)
 
     @property

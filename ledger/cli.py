@@ -1,7 +1,8 @@
 """The ``ledger`` command line: parse, make one API call, render. ``--json`` for machines.
 
 Every failure exits non-zero: the LedgerError's exit code (2 bad input, 3 not found,
-4 conflict, 5 clock, 6 database), 1 for anything else.
+4 conflict, 5 clock, 6 database), 1 for anything else. Errors are one line on stderr; with
+``--json``, one JSON object ``{"error": <class>, "message": ...}``.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from contextlib import contextmanager
 from datetime import date, datetime
 from decimal import Decimal
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -23,8 +24,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn
 from rich.table import Table
 
 from ledger.api import Ledger
-from ledger.errors import IngestError, LedgerError, NeedsOCR
+from ledger.db import describe
+from ledger.errors import Conflict, IngestError, InvalidInput, LedgerError, NeedsOCR
 from ledger.records import Claim
+
+if TYPE_CHECKING:
+    from sqlalchemy import Connection
 
 app = typer.Typer(
     name="ledger",
@@ -41,15 +46,26 @@ ScopeOption = Annotated[str, typer.Option("--scope", help="Scope to read or writ
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 
 
+def fail(error: LedgerError, *, as_json: bool = False) -> NoReturn:
+    """Print the error as one line on stderr (a JSON object with ``--json``) and exit with its code."""
+    if as_json:
+        sys.stderr.write(json.dumps({"error": type(error).__name__, "message": str(error)}, ensure_ascii=False) + "\n")
+    else:
+        errors.print(f"[bold red]error:[/] {escape(str(error))}", highlight=False, soft_wrap=True)
+    raise typer.Exit(error.exit_code) from error
+
+
 @contextmanager
-def opened(db: str | None) -> Iterator[Ledger]:
-    """Open the ledger, turning LedgerError anywhere inside into a message and an exit code."""
+def opened(db: str | None, *, as_json: bool = False, create: bool = True) -> Iterator[Ledger]:
+    """Open the ledger, turning LedgerError anywhere inside into a message and an exit code.
+
+    Commands that only read pass ``create=False``: a mistyped path is an error, not a new ledger.
+    """
     try:
-        with Ledger.open(db) as ledger:
+        with Ledger.open(db, create=create) as ledger:
             yield ledger
     except LedgerError as error:
-        errors.print(f"[bold red]error:[/] {escape(str(error))}", highlight=False)
-        raise typer.Exit(error.exit_code) from error
+        fail(error, as_json=as_json)
 
 
 def _plain(value: Any) -> Any:
@@ -116,7 +132,7 @@ def claims(
 
     Example: ledger claims home "electricity bill" --valid-at 2026-04-15 --known-at 2026-05-01
     """
-    with opened(db) as ledger:
+    with opened(db, as_json=as_json, create=False) as ledger:
         statuses = ("reported", "confirmed", "disputed", "retracted", "superseded") if all_statuses else None
         found = ledger.claims(subject, predicate, valid_at=valid_at, known_at=known_at, statuses=statuses, scope=scope)
         if as_json:
@@ -133,7 +149,7 @@ def history(
 
     Example: ledger history home "electricity bill"
     """
-    with opened(db) as ledger:
+    with opened(db, as_json=as_json, create=False) as ledger:
         found = ledger.history(subject, predicate, scope=scope)
         if as_json:
             print_json(found)
@@ -152,7 +168,7 @@ def audit(
 
     Example: ledger audit --status disputed --status retracted
     """
-    with opened(db) as ledger:
+    with opened(db, as_json=as_json, create=False) as ledger:
         found = ledger.audit(subject, predicate, statuses=status or None, scope=scope)
         if as_json:
             print_json(found)
@@ -169,7 +185,7 @@ def explain(claim_id: int, as_json: JsonOption = False, db: DbOption = None) -> 
 
     Example: ledger explain 12
     """
-    with opened(db) as ledger:
+    with opened(db, as_json=as_json, create=False) as ledger:
         found = ledger.explain(claim_id)
         if as_json:
             print_json(found)
@@ -201,9 +217,8 @@ def add_source(
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        errors.print(f"[bold red]error:[/] cannot read {escape(str(path))} as UTF-8 text: {escape(str(error))}")
-        raise typer.Exit(2) from error
-    with opened(db) as ledger:
+        fail(InvalidInput(f"cannot read {path} as UTF-8 text: {error}"), as_json=as_json)
+    with opened(db, as_json=as_json) as ledger:
         source = ledger.add_source(text=text, uri=uri or path.resolve().as_uri(), title=title or path.name,
                                    trust="untrusted" if untrusted else "trusted", scope=scope)
         if as_json:
@@ -229,7 +244,7 @@ def assert_(
 
     Example: ledger assert home "electricity bill" --value "PLN 245" --valid-from 2026-07 --source 1 --quote "PLN 245"
     """
-    with opened(db) as ledger:
+    with opened(db, as_json=as_json) as ledger:
         claim = ledger.assert_claim(subject, predicate, object_, value=value, valid_from=valid_from,
                                     valid_until=valid_until, evidence=[ledger.cite(source, quote)], actor=actor,
                                     scope=scope)
@@ -256,8 +271,23 @@ def _targets(items: list[str]) -> list[str]:
     return found
 
 
-def _ingest_one(ledger: Ledger, target: str, *, password: str | None, trust: Any, scope: str) -> tuple[str, str, str]:
-    """(units, passages, outcome) for one file or URL; errors become the outcome."""
+@dataclasses.dataclass(frozen=True, slots=True)
+class Ingested:
+    """What became of one file or URL given to ``ledger ingest`` (a row of its table or JSON)."""
+
+    target: str
+    #: "ingested", "new revision", "unchanged", "needs OCR" (recorded anyway) or "error".
+    outcome: str
+    source: int | None = None
+    revision_of: int | None = None
+    pages: int | None = None
+    passages: int = 0
+    pages_without_text: tuple[int, ...] = ()
+    message: str | None = None
+
+
+def _ingest_one(ledger: Ledger, target: str, *, password: str | None, trust: Any, scope: str) -> Ingested:
+    """Ingest one file or URL; errors become the outcome."""
     try:
         if target.startswith(("http://", "https://")):
             source = ledger.ingest_url(target, trust=trust, scope=scope)
@@ -271,19 +301,29 @@ def _ingest_one(ledger: Ledger, target: str, *, password: str | None, trust: Any
         else:
             source = ledger.ingest_pdf(target, password=password, trust=trust, scope=scope)
     except NeedsOCR as error:
-        return str(len(error.pages)) + " pages", "0", f"[yellow]recorded, needs OCR[/] (source {error.source_id})"
+        return Ingested(target, "needs OCR", source=error.source_id, pages_without_text=error.pages,
+                        message=str(error))
     except LedgerError as error:
-        return "", "", f"[red]error:[/] {escape(str(error))}"
-    units = f"{source.page_count} pages" if source.page_count else f"{source.passage_count} paragraphs"
-    if not source.created:
-        outcome = f"unchanged (source {source.id})"
-    elif source.revision_of is not None:
-        outcome = f"[cyan]new revision[/] of {source.revision_of} (source {source.id})"
-    else:
-        outcome = f"[green]ingested[/] (source {source.id})"
-    if source.pages_without_text:
-        outcome += f"; no readable text on pages {', '.join(map(str, source.pages_without_text))}"
-    return units, str(source.passage_count), outcome
+        return Ingested(target, "error", message=str(error))
+    outcome = "unchanged" if not source.created else "new revision" if source.revision_of is not None else "ingested"
+    return Ingested(target, outcome, source=source.id, revision_of=source.revision_of, pages=source.page_count,
+                    passages=source.passage_count, pages_without_text=source.pages_without_text)
+
+
+def _ingest_row(item: Ingested) -> tuple[str, str, str, str]:
+    """(file, pages / paragraphs, passages, outcome) as the ingest table shows them."""
+    if item.outcome == "error":
+        return escape(item.target), "", "", f"[red]error:[/] {escape(item.message or '')}"
+    if item.outcome == "needs OCR":
+        return (escape(item.target), f"{len(item.pages_without_text)} pages", "0",
+                f"[yellow]recorded, needs OCR[/] (source {item.source})")
+    units = f"{item.pages} pages" if item.pages else f"{item.passages} paragraphs"
+    outcome = {"unchanged": f"unchanged (source {item.source})",
+               "new revision": f"[cyan]new revision[/] of {item.revision_of} (source {item.source})",
+               "ingested": f"[green]ingested[/] (source {item.source})"}[item.outcome]
+    if item.pages_without_text:
+        outcome += f"; no readable text on pages {', '.join(map(str, item.pages_without_text))}"
+    return escape(item.target), units, str(item.passages), outcome
 
 
 @app.command()
@@ -291,55 +331,67 @@ def ingest(
     targets: Annotated[list[str], typer.Argument(help="PDF or HTML files, folders, or http(s) URLs.")],
     password: Annotated[str | None, typer.Option(help="Password for encrypted PDFs.")] = None,
     untrusted: Annotated[bool, typer.Option(help="Store in quarantine:<scope>.")] = False,
-    scope: ScopeOption = "default", db: DbOption = None,
+    scope: ScopeOption = "default", as_json: JsonOption = False, db: DbOption = None,
 ) -> None:
     """Ingest documents as sources with located passages; re-ingesting a changed one makes a revision.
 
     Example: ledger ingest papers/ https://example.org/article.html
     """
     found = _targets(targets)
-    rows: list[tuple[str, str, str, str]] = []
-    with opened(db) as ledger, Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
-                                        MofNCompleteColumn(), TimeElapsedColumn(), console=errors) as progress:
+    results: list[Ingested] = []
+    with opened(db, as_json=as_json) as ledger, Progress(
+            SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+            TimeElapsedColumn(), console=errors, disable=as_json) as progress:
         task = progress.add_task("ingesting", total=len(found))
         for target in found:
             progress.update(task, description=escape(Path(target).name if "://" not in target else target))
-            rows.append((escape(target), *_ingest_one(ledger, target, password=password,
-                                              trust="untrusted" if untrusted else "trusted", scope=scope)))
+            results.append(_ingest_one(ledger, target, password=password,
+                                       trust="untrusted" if untrusted else "trusted", scope=scope))
             progress.advance(task)
-    table = Table(title=f"{len(found)} document(s)", title_justify="left")
+    if as_json:
+        print_json(results)
+    else:
+        _print_ingested(results)
+    failed = sum(item.outcome == "error" for item in results)
+    if failed or not found:
+        fail(IngestError(f"{failed} of {len(found)} failed" if found else "nothing to ingest"), as_json=as_json)
+
+
+def _print_ingested(results: list[Ingested]) -> None:
+    table = Table(title=f"{len(results)} document(s)", title_justify="left")
     for column in ("file", "pages / paragraphs", "passages", "outcome"):
         table.add_column(column)
-    for row in rows:
-        table.add_row(*row)
+    for item in results:
+        table.add_row(*_ingest_row(item))
     console.print(table)
-    failed = sum("error:" in outcome for *_, outcome in rows)
-    for target, *_, outcome in rows:  # the table may cut a long message short; say it in full
-        if "error:" in outcome:
-            errors.print(f"{outcome} ({target})", highlight=False, soft_wrap=True)
-    if failed or not found:
-        errors.print(f"{failed} of {len(found)} failed" if found else "nothing to ingest")
-        raise typer.Exit(2)
+    for item in results:  # the table may cut a long message short; say it in full
+        if item.outcome == "error":
+            errors.print(f"[red]error:[/] {escape(item.message or '')} ({escape(item.target)})",
+                         highlight=False, soft_wrap=True)
 
 
 @app.command()
 def backup(
-    path: Annotated[Path, typer.Argument(help="New file to write the copy to.")], db: DbOption = None
+    path: Annotated[Path, typer.Argument(help="New file to write the copy to.")],
+    as_json: JsonOption = False, db: DbOption = None,
 ) -> None:
     """Copy a SQLite ledger with the online backup API (consistent while others write).
 
     Example: ledger backup /backups/ledger-2026-11-29.db
     """
-    with opened(db) as ledger:
+    with opened(db, as_json=as_json, create=False) as ledger:
         target = ledger.backup(path)
-    console.print(f"backed up to {target} ({target.stat().st_size:,} bytes)")
+    if as_json:
+        print_json({"path": str(target), "bytes": target.stat().st_size})
+    else:
+        console.print(f"backed up to {target} ({target.stat().st_size:,} bytes)")
 
 
 @app.command()
 def restore(
     backup_file: Annotated[Path, typer.Argument(help="A file written by `ledger backup`.")],
     force: Annotated[bool, typer.Option(help="Replace the database if it exists.")] = False,
-    db: DbOption = None,
+    as_json: JsonOption = False, db: DbOption = None,
 ) -> None:
     """Restore a backup into the database file (--db), checking it first.
 
@@ -350,11 +402,13 @@ def restore(
     try:
         target = Ledger.restore(backup_file, db or DEFAULT_FILE, overwrite=force)
     except LedgerError as error:
-        errors.print(f"[bold red]error:[/] {escape(str(error))}", highlight=False)
-        raise typer.Exit(error.exit_code) from error
-    with opened(str(target)) as ledger:
+        fail(error, as_json=as_json)
+    with opened(str(target), as_json=as_json, create=False) as ledger:
         report = ledger.check()
-    console.print(f"restored {target}; check: {'ok' if report.ok else f'{len(report.findings)} finding(s)'}")
+    if as_json:
+        print_json({"path": str(target), "check": report})
+    else:
+        console.print(f"restored {target}; check: {'ok' if report.ok else f'{len(report.findings)} finding(s)'}")
     if not report.ok:
         raise typer.Exit(1)
 
@@ -365,7 +419,7 @@ def check(as_json: JsonOption = False, db: DbOption = None) -> None:
 
     Example: ledger check --db research.db
     """
-    with opened(db) as ledger:
+    with opened(db, as_json=as_json, create=False) as ledger:
         report = ledger.check()
     if as_json:
         print_json(report)
@@ -387,24 +441,70 @@ DEMO_TEXT = (
 )
 
 
+DEMO_URI = "demo:invoices"
+DEMO_ACTOR = "demo"
+#: (label, valid_at) of the demo's three time questions; None is now.
+DEMO_QUESTIONS: tuple[tuple[str, str | None], ...] = (
+    ("now", None), ("true on 2026-04-15", "2026-04-15"), ("true on 2026-07-01", "2026-07-01"))
+
+
 @app.command()
-def demo(db: DbOption = None) -> None:
+def demo(as_json: JsonOption = False, db: DbOption = None) -> None:
     """Record a small bi-temporal example and answer the three time questions.
+
+    The ledger must be new or hold only what earlier demo runs wrote; any other data is left
+    alone and the demo refuses (exit 4).
 
     Example: ledger demo --db /tmp/demo.db
     """
-    with opened(db) as ledger:
-        invoices = ledger.add_source(text=DEMO_TEXT, uri="demo:invoices", title="Utility invoices")
+    with opened(db, as_json=as_json) as ledger:
+        _refuse_data_not_from_the_demo(ledger)
+        invoices = ledger.add_source(text=DEMO_TEXT, uri=DEMO_URI, title="Utility invoices")
         for value, start in (("PLN 280", "2026-03-01"), ("PLN 245", "2026-07-01")):
             ledger.assert_claim("home", "electricity bill", value=value, valid_from=start,
                                 evidence=[ledger.cite(invoices, f"electricity bill for the flat is {value}")],
-                                actor="demo")
+                                actor=DEMO_ACTOR)
+        history = ledger.history("home", "electricity bill")
+        answers = {label: [c.object_label for c in ledger.claims("home", "electricity bill", valid_at=valid_at)]
+                   for label, valid_at in DEMO_QUESTIONS}
+        if as_json:
+            print_json({"ledger": ledger.url, "history": history, "answers": answers})
+            return
         console.print(f"ledger at {escape(ledger.url)}")
-        console.print(claims_table(ledger.history("home", "electricity bill"), title="history", versions=True))
-        for label, query in (("now", {}), ("true on 2026-04-15", {"valid_at": "2026-04-15"}),
-                             ("true on 2026-07-01", {"valid_at": "2026-07-01"})):
-            found = ledger.claims("home", "electricity bill", **query)  # type: ignore[arg-type]
-            console.print(f"{label:>22}: {escape(', '.join(c.object_label for c in found)) or '(nothing)'}")
+        console.print(claims_table(history, title="history", versions=True))
+        for label, values in answers.items():
+            console.print(f"{label:>22}: {escape(', '.join(values)) or '(nothing)'}")
+
+
+def _refuse_data_not_from_the_demo(ledger: Ledger) -> None:
+    """Raise Conflict if the ledger holds anything, in any scope, that no demo run wrote."""
+    found = ledger._read(_data_not_from_the_demo)
+    if found:
+        raise Conflict(f"{describe(ledger.url)} already holds data the demo did not write ({', '.join(found)}); "
+                       "the demo leaves it alone: run it on a new file, e.g. ledger demo --db demo.db")
+
+
+def _data_not_from_the_demo(connection: Connection) -> list[str]:
+    """Counts such as "sources: 3" of the rows, in any scope, that the demo does not write."""
+    from sqlalchemy import func, or_, select, true
+
+    from ledger.model import metadata
+
+    t = metadata.tables
+    sources, entities, aliases = t["sources"], t["entities"], t["aliases"]
+    claims_, versions = t["claims"], t["claim_versions"]
+    not_the_demos = {
+        "sources": (sources, or_(sources.c.scope != "default", sources.c.uri.is_distinct_from(DEMO_URI))),
+        "entities": (entities, or_(entities.c.scope != "default", entities.c.name != "home")),
+        "aliases": (aliases, or_(aliases.c.scope != "default", aliases.c.alias != "home")),
+        "claims": (claims_, claims_.c.actor.is_distinct_from(DEMO_ACTOR)),
+        "claim versions": (versions, versions.c.actor.is_distinct_from(DEMO_ACTOR)),
+        "predicates": (t["predicates"], true()),
+        "tombstones": (t["tombstones"], true()),
+    }
+    counts = {name: connection.execute(select(func.count()).select_from(table).where(where)).scalar_one()
+              for name, (table, where) in not_the_demos.items()}
+    return [f"{name}: {count}" for name, count in counts.items() if count]
 
 
 def main() -> None:

@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from sqlalchemy import Connection, Engine, create_engine, event, exc
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.pool import QueuePool
 
 from ledger.errors import InvalidInput, LedgerError, StoreError
 
@@ -22,15 +23,26 @@ DEFAULT_FILE = "ledger.db"
 URL_VARIABLE = "LEDGER_URL"
 BUSY_TIMEOUT_MS = 10_000
 LOCK_RETRIES = 8
+#: What every SQLite file starts with (https://www.sqlite.org/fileformat.html).
+SQLITE_HEADER = b"SQLite format 3\x00"
+MEMORY = ":memory:"
+#: Tables that, together, mark a database as a ledger: alembic's, and one only ledger makes.
+ALEMBIC_TABLE = "alembic_version"
+LEDGER_MARKER = "ledger_clock"
 
 
 def resolve_url(url_or_path: str | os.PathLike[str] | None) -> str:
-    """Turn a path, URL or None (``$LEDGER_URL``, else ``./ledger.db``) into a SQLAlchemy URL."""
+    """Turn a path, URL or None (``$LEDGER_URL``, else ``./ledger.db``) into a SQLAlchemy URL.
+
+    ``":memory:"`` names a new in-memory SQLite ledger.
+    """
     if url_or_path is None:
         url_or_path = os.environ.get(URL_VARIABLE) or DEFAULT_FILE
-    raw = os.fspath(url_or_path)
+    raw = _path_text(url_or_path)
     if not raw.strip():
         raise InvalidInput("the database path is empty; pass a file path or a URL such as sqlite:///ledger.db")
+    if raw == MEMORY:
+        return "sqlite://"
     if "://" not in raw:
         return "sqlite:///" + str(Path(raw).expanduser().resolve())
     if raw.startswith(("postgres://", "postgresql://")):
@@ -42,16 +54,133 @@ def resolve_url(url_or_path: str | os.PathLike[str] | None) -> str:
     return raw
 
 
+def _path_text(url_or_path: object) -> str:
+    """The text of a path or URL; anything else is refused."""
+    raw = os.fspath(url_or_path) if isinstance(url_or_path, (str, os.PathLike)) else None
+    if not isinstance(raw, str):
+        raise InvalidInput(f"the database must be a file path or a URL string, not {type(url_or_path).__name__} "
+                           f"{url_or_path!r}; pass e.g. 'ledger.db' or 'postgresql://user@host/db'")
+    return raw
+
+
+def _sqlite_file(url: str) -> Path | None:
+    """The file a SQLite URL names; None for PostgreSQL and in-memory SQLite."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or _is_memory(parsed):
+        return None
+    return Path(parsed.database or "")
+
+
+def _is_memory(url: URL) -> bool:
+    """Whether a SQLite URL names an in-memory database (``sqlite://``, ``sqlite:///:memory:``)."""
+    return url.get_backend_name() == "sqlite" and url.database in (None, "", MEMORY)
+
+
+def describe(url: str | URL) -> str:
+    """How messages name a database: its file, "the in-memory database", or the URL without password."""
+    parsed = make_url(url)
+    if _is_memory(parsed):
+        return "the in-memory database"
+    if parsed.get_backend_name() == "sqlite":
+        return str(parsed.database)
+    return parsed.render_as_string(hide_password=True)
+
+
+def check_sqlite_file(url: str, *, create: bool) -> None:
+    """Refuse, before SQLite creates or touches anything, a file that cannot be (or become) a ledger.
+
+    Args:
+        create: whether a missing file may be created; if not, a missing file is refused.
+    """
+    path = _sqlite_file(url)
+    if path is None:
+        return
+    if not path.parent.is_dir():
+        raise InvalidInput(f"the folder {path.parent} does not exist; create it or pass another path")
+    if path.is_dir():
+        raise InvalidInput(f"{path} is a folder; pass the path of a ledger file, such as {path / DEFAULT_FILE}")
+    if not path.exists():
+        if not create:
+            raise _no_ledger_at(str(path))
+        return
+    header = _header(path)
+    if header not in (b"", SQLITE_HEADER):
+        raise InvalidInput(f"{path} is not a SQLite database; pass a new file or an existing ledger")
+    if header:  # looked at read-only: opening it for real would already switch it to WAL
+        check_is_ledger(_sqlite_tables(path), str(path), create=create)
+
+
+def check_is_ledger(tables: set[str], where: str, *, create: bool) -> None:
+    """Refuse a database that is not a ledger: another application's, or none yet unless ``create``.
+
+    Args:
+        tables: the names of the tables and views in the database (its default schema).
+        where: the database as messages name it.
+    """
+    if not tables and not create:
+        raise _no_ledger_at(where)
+    if tables and not _is_ledger(tables):
+        named = ", ".join(sorted(tables)[:5]) + (", …" if len(tables) > 5 else "")
+        raise InvalidInput(f"{where} is not a ledger: it holds other tables ({named}); "
+                           "pass a new file or an existing ledger")
+
+
+def _is_ledger(tables: set[str]) -> bool:
+    # Alembic's table alone is a ledger downgraded to the base revision.
+    return ALEMBIC_TABLE in tables and (LEDGER_MARKER in tables or tables == {ALEMBIC_TABLE})
+
+
+def _sqlite_tables(path: Path) -> set[str]:
+    try:
+        connection = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+        try:
+            rows = connection.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') "
+                                      "AND name NOT LIKE 'sqlite~_%' ESCAPE '~'").fetchall()
+        finally:
+            connection.close()
+    except sqlite3.Error as error:
+        raise StoreError(f"cannot open the ledger at {path}: {error}") from error
+    return {name for (name,) in rows}
+
+
+def _no_ledger_at(where: str) -> InvalidInput:
+    """The error for reading a ledger that does not exist."""
+    return InvalidInput(f"no ledger exists at {where}; check the path or URL (--db or ${URL_VARIABLE}), "
+                        "or create one with a command that writes, such as `ledger add-source`")
+
+
+def _header(path: Path) -> bytes:
+    try:
+        with path.open("rb") as file:
+            return file.read(len(SQLITE_HEADER))
+    except OSError as error:
+        raise InvalidInput(f"cannot read {path}: {error.strerror or error}") from error
+
+
 def make_engine(url: str) -> Engine:
-    """Create an engine; SQLite gets WAL, foreign keys, a busy timeout and explicit BEGINs."""
+    """Create an engine; SQLite gets WAL, foreign keys, a busy timeout and explicit BEGINs.
+
+    An in-memory SQLite ledger lives in one connection that every call (and thread) takes in
+    turn, so it lasts as long as the engine.
+    """
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
+        if _is_memory(make_url(url)):
+            engine = _memory_engine(url)
+        else:
+            engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
         event.listen(engine, "connect", _sqlite_connect)
         event.listen(engine, "begin", _sqlite_begin)
         return engine
     if url.startswith("postgresql"):
         return create_engine(url, pool_pre_ping=True)
     raise InvalidInput(f"unsupported database {url.split(':', 1)[0]!r}; use a SQLite path or a postgresql:// URL")
+
+
+def _memory_engine(url: str) -> Engine:
+    # One connection, never a second: a second would be a second, empty database. Another
+    # thread waits for it as it would wait for a file's lock.
+    return create_engine(url, poolclass=QueuePool, pool_size=1, max_overflow=0,
+                         pool_timeout=BUSY_TIMEOUT_MS / 1000, connect_args={"check_same_thread": False})
 
 
 def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -99,8 +228,8 @@ def read_transaction(engine: Engine, *, single_statement: bool = False) -> Itera
                 connection.execution_options(isolation_level="REPEATABLE READ")
             with connection.begin():
                 yield connection
-    except exc.DBAPIError as error:
-        raise StoreError(f"the database failed while reading: {_reason(error)}") from error
+    except (exc.DBAPIError, exc.TimeoutError) as error:
+        raise StoreError(f"the database failed while reading: {reason(error)}") from error
 
 
 def run_write(engine: Engine, work: Callable[[Connection], T]) -> T:
@@ -120,9 +249,9 @@ def run_write(engine: Engine, work: Callable[[Connection], T]) -> T:
             if _is_lock(error) and attempt < LOCK_RETRIES:
                 time.sleep(min(0.05 * 2**attempt, 1.0))
                 continue
-            raise StoreError(f"the database failed while writing; nothing was written: {_reason(error)}") from error
-        except exc.DBAPIError as error:
-            raise StoreError(f"the database failed while writing; nothing was written: {_reason(error)}") from error
+            raise StoreError(f"the database failed while writing; nothing was written: {reason(error)}") from error
+        except (exc.DBAPIError, exc.TimeoutError) as error:
+            raise StoreError(f"the database failed while writing; nothing was written: {reason(error)}") from error
     raise AssertionError("unreachable")  # pragma: no cover
 
 
@@ -131,8 +260,16 @@ def _is_lock(error: exc.OperationalError) -> bool:
     return "locked" in text or "busy" in text or "deadlock" in text or "could not serialize" in text
 
 
-def _reason(error: exc.DBAPIError) -> str:
-    return str(error.orig).strip().splitlines()[0] if error.orig is not None else str(error)
+def reason(error: BaseException) -> str:
+    """One line saying why: the driver's own message, without SQLAlchemy's SQL and links."""
+    if isinstance(error, exc.DBAPIError) and error.orig is not None:
+        error = error.orig
+    if isinstance(error, exc.TimeoutError):  # the pool had no free connection
+        return f"the database stayed busy for longer than {BUSY_TIMEOUT_MS // 1000} s; try again"
+    first = str(error).strip().split("\n", 1)[0]  # later lines: SQLAlchemy's SQL and "Background" link
+    if isinstance(error, exc.SQLAlchemyError) and first.startswith("(") and ") " in first:
+        first = first.split(") ", 1)[1]  # "(sqlite3.OperationalError) unable to open …": the message
+    return first or type(error).__name__
 
 
 def backup_sqlite(engine: Engine, target: Path) -> None:

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, Engine, text
+from sqlalchemy import Connection, Engine, inspect, text
 
-from ledger.db import is_sqlite
+from ledger.db import check_is_ledger, describe, is_sqlite
 
 # Any constant works; it only has to be the same for every ledger process.
 _PG_MIGRATION_LOCK = 7_316_352_001
@@ -35,11 +35,17 @@ def alembic_config(connection: Connection | None = None) -> Config:
     return config
 
 
-def upgrade(engine: Engine) -> None:
-    """Bring the database to the newest schema; concurrent openers wait for each other."""
+def upgrade(engine: Engine, *, create: bool = True) -> None:
+    """Bring the database to the newest schema; concurrent openers wait for each other.
+
+    An empty database becomes a new ledger if ``create``; one holding other tables is refused.
+    """
     with engine.connect() as connection:
         connection.execution_options(ledger_write=True)
         with connection.begin():
             if not is_sqlite(connection):
                 connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_MIGRATION_LOCK})
+            inspector = inspect(connection)
+            tables = set(inspector.get_table_names()) | set(inspector.get_view_names())
+            check_is_ledger(tables, describe(engine.url), create=create)
             command.upgrade(alembic_config(connection), "head")
