@@ -564,6 +564,9 @@ class Ledger:
     @staticmethod
     def restore(backup: str | os.PathLike[str], path: str | os.PathLike[str], *, overwrite: bool = False) -> Path:
         """Restore a backup made by ``backup()`` into ``path`` (refused if it exists, unless ``overwrite``)."""
+        for name, value in (("backup", backup), ("path", path)):
+            if not isinstance(value, (str, os.PathLike)) or os.fspath(value) in ("", db.MEMORY):
+                raise InvalidInput(f"{name} must be the path of a SQLite file, not {value!r:.60}")
         source, target = Path(backup).expanduser().resolve(), Path(path).expanduser().resolve()
         db.restore_sqlite(source, target, overwrite=overwrite)
         return target

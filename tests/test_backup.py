@@ -55,6 +55,9 @@ def test_backup_and_restore_refuse_to_overwrite(tmp_path: Path) -> None:
         Ledger.restore(tmp_path / "b.db", tmp_path / "a.db")
     with pytest.raises(InvalidInput, match="does not exist"):
         Ledger.restore(tmp_path / "missing.db", tmp_path / "c.db")
+    with pytest.raises(InvalidInput, match="must be the path of a SQLite file"):
+        Ledger.restore(tmp_path / "b.db", ":memory:")
+    assert not Path(":memory:").exists()
 
 
 def test_cli_backup_and_restore(tmp_path: Path) -> None:
