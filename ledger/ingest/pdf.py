@@ -444,11 +444,9 @@ def _lost_content(doc: Any, page_number: int) -> bool:
 
 def _metadata(doc: Any) -> dict[str, str]:
     raw = doc.metadata or {}
-    return {
-        str(key): str(value).strip()
-        for key, value in raw.items()
-        if isinstance(value, str) and value.strip()
-    }
+    # UTF-16 strings padded with NULs (some producers write them) would be refused by the store
+    cleaned = {str(key): value.replace("\x00", "").strip() for key, value in raw.items() if isinstance(value, str)}
+    return {key: value for key, value in cleaned.items() if value}
 
 
 # --- text extraction ---------------------------------------------------------------
@@ -850,7 +848,14 @@ def _hyphenated(text: str, soft_break: bool, following: str) -> bool:
         return False
     if soft_break:  # the soft hyphen is already removed
         return text[-1].isalpha()
+    if following.split(maxsplit=1)[0] in _CONJUNCTIONS:
+        return False  # a suspended hyphen: "Film-" / "und Fernsehfonds", "pre-" / "and post-war"
     return len(text) >= 2 and text[-1] in _HYPHENS and text[-2].isalpha()
+
+
+# Words after which a line-end hyphen is a suspended one ("Film- und Fernsehfonds"), never the
+# rest of a broken word (no hyphenation leaves them as a word's tail, unlike "to" in "pho-to").
+_CONJUNCTIONS = frozenset({"und", "oder", "bzw.", "sowie", "and", "nor"})
 
 
 def _reading_order(boxes: Sequence[BBox]) -> list[int]:
@@ -911,8 +916,21 @@ class _XYCut:
         return order
 
     def _top_down(self, group: list[int]) -> list[int]:
-        """By top edge, then by left edge."""
-        return sorted(sorted(group, key=self.x0.__getitem__), key=self.y0.__getitem__)
+        """By top edge, then by left edge; lines whose tops differ by less than a quarter of the
+        lower line's height are one row, read left to right (a bullet or label set in another
+        font, its box a fraction of a point lower, stays before its line)."""
+        x0, y0, y1 = self.x0, self.y0, self.y1
+        ordered = sorted(sorted(group, key=x0.__getitem__), key=y0.__getitem__)
+        out: list[int] = []
+        row: list[int] = []
+        for i in ordered:
+            if row and y0[i] - y0[row[0]] < 0.25 * min(y1[row[0]] - y0[row[0]], y1[i] - y0[i]):
+                row.append(i)
+                continue
+            out.extend(sorted(row, key=x0.__getitem__))
+            row = [i]
+        out.extend(sorted(row, key=x0.__getitem__))
+        return out
 
     def _rows(self, group: list[int]) -> list[list[int]]:
         """The lines in rows, top down: a line whose middle lies below the bottom of some line
@@ -942,6 +960,9 @@ class _XYCut:
             if len(columns) == 1:  # labels and the lines they label: row by row, left to right
                 x0 = self.x0.__getitem__
                 return [[i] for row in self._rows(group) for i in sorted(row, key=x0)]
+        if len(bands) == 1 and self._row_rest(columns):  # "breaths.  Then she" / "and smiles."
+            x0 = self.x0.__getitem__
+            return [[i] for row in self._rows(group) for i in sorted(row, key=x0)]
         if len(columns) > 1 and (len(bands) == 1 or self._columnar(columns)):
             return self._apart(bands, columns) or columns
         if len(bands) == 1:
@@ -949,6 +970,19 @@ class _XYCut:
         if len(bands) == len(group):  # one line per band
             return bands
         return self._merge_columnar(bands)
+
+    def _row_rest(self, columns: list[list[int]]) -> bool:
+        """Whether a "column" is one line on the first row of the column to its left, as tall as
+        that row's lines: the rest of that row, which mupdf cut at a wide gap (two spaces after a
+        full stop in a typewriter font), not a column of its own."""
+        if len(columns) != 2 or len(columns[1]) != 1 or len(columns[0]) < 2:
+            return False
+        (j,) = columns[1]
+        y0, y1 = self.y0, self.y1
+        first = self._rows(columns[0])[0]
+        middle = (y0[j] + y1[j]) / 2
+        return any(y0[i] <= middle <= y1[i] for i in first) and all(
+            y1[i] - y0[i] < 1.5 * (y1[j] - y0[j]) for i in first)
 
     def _apart(self, bands: list[list[int]], columns: list[list[int]]) -> list[list[int]] | None:
         """The region cut in two at its widest band gap, if that gap is wider than every gutter
@@ -1026,18 +1060,35 @@ class _XYCut:
     def _labels_joined(self, columns: list[list[int]]) -> list[list[int]]:
         """The columns, each column of labels joined to the one it labels: the next one to the
         right (a number before its line), else the one to the left (a page number after its
-        title)."""
+        title). A column that would label both goes with the left one when it sits on that
+        one's rows clearly more exactly (the page numbers of the left column of a two-column
+        table of contents share its baselines; the right column's rows are merely close)."""
         index = 0
         while index < len(columns) and len(columns) > 1:
-            for neighbour in (index + 1, index - 1):
-                if 0 <= neighbour < len(columns) and self._labels_rows_of(columns[index], columns[neighbour]):
-                    labels = columns.pop(index)
-                    columns[min(neighbour, index)] += labels  # the neighbour's place once labels are out
-                    index = 0  # the joined column may now label another
-                    break
+            fits = [n for n in (index + 1, index - 1)
+                    if 0 <= n < len(columns) and self._labels_rows_of(columns[index], columns[n])]
+            if len(fits) == 2 and (self._misalignment(columns[index], columns[index - 1]) + 0.5
+                                   < self._misalignment(columns[index], columns[index + 1])):
+                fits = [index - 1]
+            if fits:
+                labels = columns.pop(index)
+                columns[min(fits[0], index)] += labels  # the neighbour's place once labels are out
+                index = 0  # the joined column may now label another
             else:
                 index += 1
         return columns
+
+    def _misalignment(self, column: list[int], beside: list[int]) -> float:
+        """How far, on average, the middles of ``column``'s lines are from the nearest middle of
+        a line of ``beside``."""
+        y0, y1 = self.y0, self.y1
+        middles = sorted((y0[j] + y1[j]) / 2 for j in beside)
+        total = 0.0
+        for i in column:
+            middle = (y0[i] + y1[i]) / 2
+            k = bisect_right(middles, middle)
+            total += min(abs(middle - middles[n]) for n in (k - 1, k) if 0 <= n < len(middles))
+        return total / len(column)
 
     def _labels_rows_of(self, column: list[int], beside: list[int]) -> bool:
         """Whether ``column`` labels the rows of ``beside``: its lines are all narrow, most of
