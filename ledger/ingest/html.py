@@ -96,6 +96,11 @@ def read_html(
     # The markup in an ASCII-compatible encoding: the raw bytes unless they are UTF-16 or the like.
     markup = raw if _ascii_compatible(codec) else text.encode()
     page = read_metadata(tree, markup, url=url, encoding=codec) if tree is not None else None
+    if tree is not None:
+        _unwrap_times_in_sentences(tree)  # the metadata has been read: the tree may change now
+        for pre in tree.iter("pre"):  # trafilatura reads a <pre> holding one <span> as code, keeping its lines
+            if pre.find("code") is None and (len(pre) != 1 or pre[0].tag != "span"):
+                _wrap_children(pre)
     paragraphs = _paragraphs(_extract(tree, text, url, where))
     if page is None or not _has_prose(paragraphs):
         raise IngestError(
@@ -117,6 +122,33 @@ def read_html(
         retrieved_at=retrieved_at.astimezone(UTC) if retrieved_at is not None else None,
         metadata=page.extra,
     )
+
+
+def _unwrap_times_in_sentences(tree: HtmlElement) -> None:
+    """Keep the text of a <time> that stands inside a sentence ("resigned on <time>Tuesday</time>
+    after a vote"): trafilatura deletes every <time> with its text, which is right for a
+    dateline of its own but cuts words out of running text."""
+    from lxml.etree import strip_tags
+
+    for time in list(tree.iter("time")):
+        parent = time.getparent()
+        if parent is None:
+            continue
+        # the text beside it in the same run of text (not inside other elements such as a heading)
+        around = (parent.text or "") + "".join((child.tail or "") for child in parent)
+        if any(c.isalpha() for c in around):
+            strip_tags(parent, "time")
+
+
+def _wrap_children(element: HtmlElement) -> None:
+    """Move an element's text and children into one <span> child."""
+    from lxml.html import Element
+
+    span = Element("span")
+    span.text, element.text = element.text, None
+    for child in list(element):
+        span.append(child)  # moves it, with its tail
+    element.append(span)
 
 
 def _as_bytes(html: str | bytes) -> bytes:
@@ -359,7 +391,7 @@ def _options() -> Extractor:
     copied per page: building them reads trafilatura's configuration anew each time."""
     from trafilatura.settings import Extractor
 
-    return Extractor(output_format="xml", comments=False, tables=True, images=False, links=False, formatting=False)
+    return Extractor(output_format="xml", comments=False, tables=True, images=True, links=False, formatting=False)
 
 
 def _extract(tree: HtmlElement | None, text: str, url: str | None, where: str) -> _Element:
@@ -425,6 +457,7 @@ class _Paragraphs:
         self.out: list[str] = []
         self.pieces: list[str | None] = []
         self.pre = False
+        self.single = False  # the body is one text-only block: trafilatura's fallback, a line per block
 
     def flush(self) -> None:
         if self.pieces:
@@ -442,7 +475,7 @@ class _Paragraphs:
                 cells += [_flat_text(cell), cell.tail or ""]
             self.pieces = [CELL_SEPARATOR.join(text for cell in cells if (text := " ".join(cell.split())))]
             self.flush()
-        elif tag == "pre" or (tag == "code" and _tag(element.getparent()) in _CODE_HOSTS):
+        elif tag == "pre" or (tag == "code" and (_tag(element.getparent()) in _CODE_HOSTS or "\n" in (element.text or ""))):
             self.flush()
             outer, self.pre = self.pre, True
             self._inside(element)
@@ -450,7 +483,7 @@ class _Paragraphs:
             self.pre = outer
         elif tag in _BLOCKS:
             self.flush()
-            if len(element) == 0 and element.text and "\n" in element.text and not self.pre:
+            if len(element) == 0 and element.text and "\n" in element.text and not self.pre and self.single:
                 # trafilatura collapses the whitespace of text-only elements, so a newline left
                 # in one comes from its fallbacks, which join separate blocks with it.
                 for line in element.text.splitlines():
@@ -514,6 +547,7 @@ def _pre_text(pieces: list[str | None]) -> str:
 
 def _paragraphs(body: _Element) -> list[str]:
     collected = _Paragraphs()
+    collected.single = len(body) == 1
     try:
         collected.walk(body)
     except RecursionError as exc:
