@@ -175,8 +175,9 @@ def reanchor_evidence(
             (s for s in row["locator"].get("selectors", ()) if s.get("type") == "TextQuoteSelector"), {})
         anchor = reanchor(prepared, exact=row["excerpt"], start=row["char_start"], end=row["char_end"],
                           prefix=quote.get("prefix", ""), suffix=quote.get("suffix", ""))
-        if anchor is None or (anchor.method == "fuzzy" and _numbers(text[anchor.start:anchor.end]) != _numbers(row["excerpt"])):
-            # Gone, or only a near match that changed a number: "10 euros" is not "19 euros".
+        if anchor is None or (anchor.method == "fuzzy" and _changes_meaning(row["excerpt"], text[anchor.start:anchor.end])):
+            # Gone, or only a near match that changed a number or a negation: "10 euros" is not
+            # "19 euros", "is safe" is not "is not safe".
             stale.append(row["id"])
             continue
         locator, page = build_locator(text, anchor.start, anchor.end, passages)
@@ -197,6 +198,26 @@ _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
 def _numbers(text: str) -> list[str]:
     """The numbers in a text, as written (a fuzzy re-anchor must not change any of them)."""
     return _DIGITS.findall(text)
+
+
+# Words that negate, in the languages the ledger sees most; a fuzzy re-anchor that adds or drops
+# one turns a statement into its opposite at a high similarity score.
+_NEGATIONS = frozenset({
+    "not", "no", "never", "none", "nor", "neither", "nothing", "nobody", "cannot", "without",
+    "nicht", "kein", "keine", "keinen", "keinem", "keiner", "keines", "nie", "niemals", "ohne",
+    "ne", "pas", "jamais", "sans", "aucun", "aucune", "nunca", "sin", "ningún", "ninguna", "nigdy", "bez",
+})
+_WORDS = re.compile(r"\w+(?:'t)?")
+
+
+def _changes_meaning(old: str, new: str) -> bool:
+    """Whether a near match changed a number or the negations of the excerpt."""
+    return _numbers(new) != _numbers(old) or _negations(new) != _negations(old)
+
+
+def _negations(text: str) -> int:
+    return sum(1 for word in _WORDS.findall(text.lower().replace("\u2019", "'"))
+               if word in _NEGATIONS or word.endswith("n't"))
 
 
 def _bbox_texts(boxes: Sequence[tuple[float, float, float, float] | None]) -> store.JsonTexts:

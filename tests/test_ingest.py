@@ -371,3 +371,20 @@ def test_a_quote_over_a_page_break_locates_each_page(ledger: Ledger) -> None:
     x0, y0, x1, y1 = spans[1]["bbox"]
     assert x0 < x1 and y0 < y1
     assert "pages" not in ledger.cite(source, "four passing ships").locator  # one page: no list
+
+
+def test_a_near_match_that_negates_the_evidence_makes_it_stale(ledger: Ledger, clock) -> None:
+    text = "Safety report. After two years of trials the harbour crane is safe to operate in high winds. Signed."
+    first = ledger.add_source(text=text, uri="https://port.example/crane")
+    claim = ledger.assert_claim("harbour crane", "safe in high winds", value=True,
+                                evidence=[ledger.cite(first, "the harbour crane is safe to operate in high winds")])
+    clock.tick()
+    ledger.add_source(text=text.replace("is safe", "is not safe"), uri="https://port.example/crane")
+    assert [(s.claim_id, s.claim_supported) for s in ledger.stale_evidence()] == [(claim.id, False)]
+    clock.tick()  # a changed word that keeps the sense still re-anchors, as a fuzzy match
+    other = ledger.add_source(text=text.replace("trials", "tests"), uri="https://port.example/crane-2")
+    ledger.assert_claim("harbour crane", "tested for", value="two years",
+                        evidence=[ledger.cite(other, "After two years of tests the harbour crane is safe")])
+    clock.tick()
+    ledger.add_source(text=text.replace("trials", "testing"), uri="https://port.example/crane-2")
+    assert len(ledger.stale_evidence()) == 1
