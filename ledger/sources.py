@@ -156,7 +156,8 @@ def reanchor_evidence(
     connection: Connection, ids: store.Ids, *, previous_id: int, source_id: int, text: str,
     passages: Sequence[Mapping[Any, Any]], now: datetime,
 ) -> None:
-    """Carry the previous revision's evidence into a new one, or flag it stale.
+    """Carry the evidence of earlier revisions (``store.evidence_to_carry``) into a new one, or
+    flag it stale.
 
     Each evidence row is looked for by position, then by its exact quote, then by a fuzzy
     match guided by its prefix and suffix; the method and score are recorded on the new row,
@@ -164,7 +165,7 @@ def reanchor_evidence(
     """
     from ledger.evidence import MatchText, reanchor  # the matcher loads on first use
 
-    rows = store.live_evidence_of_source(connection, previous_id)
+    rows = store.evidence_to_carry(connection, previous_id)
     if not rows:
         return
     prepared = MatchText(text)

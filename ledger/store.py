@@ -682,19 +682,26 @@ def current_version(connection: Connection, claim_id: int) -> Mapping[Any, Any]:
     return row
 
 
-_LIVE_EVIDENCE = (
-    select(evidence).where(evidence.c.source_id == bindparam("id"), evidence.c.stale_at.is_(None))
-    .order_by(evidence.c.id)
-)
+_REVISION_OF = select(sources.c.revision_of).where(sources.c.id == bindparam("id"))
+_CHAIN_EVIDENCE = select(evidence).where(one_of(evidence.c.source_id, "ids")).order_by(evidence.c.id)
 _MARK_STALE = (
     update(evidence).where(evidence.c.id == bindparam("evidence_id"), evidence.c.stale_at.is_(None))
     .values(stale_at=bindparam("now"))
 )
 
 
-def live_evidence_of_source(connection: Connection, source_id: int) -> list[Mapping[Any, Any]]:
-    """Evidence rows citing a source that are not flagged stale."""
-    return list(connection.execute(_LIVE_EVIDENCE, {"id": source_id}).mappings())
+def evidence_to_carry(connection: Connection, source_id: int) -> list[Mapping[Any, Any]]:
+    """The evidence a new revision after ``source_id`` must re-anchor: the rows citing it or any
+    earlier revision of it that are neither flagged stale nor carried into a later revision
+    already (evidence cited on an old revision after newer ones came is carried too)."""
+    chain: list[int] = []
+    current: int | None = source_id
+    while current is not None and current not in chain:
+        chain.append(current)
+        current = connection.execute(_REVISION_OF, {"id": current}).scalar()
+    rows = list(connection.execute(_CHAIN_EVIDENCE, {"ids": chain}).mappings())
+    carried = {row["reanchored_from"] for row in rows}
+    return [row for row in rows if row["stale_at"] is None and row["id"] not in carried]
 
 
 _EVIDENCE_SPANS = select(

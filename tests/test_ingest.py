@@ -388,3 +388,18 @@ def test_a_near_match_that_negates_the_evidence_makes_it_stale(ledger: Ledger, c
     clock.tick()
     ledger.add_source(text=text.replace("trials", "testing"), uri="https://port.example/crane-2")
     assert len(ledger.stale_evidence()) == 1
+
+
+def test_evidence_cited_on_an_older_revision_is_carried_into_the_next_one(ledger: Ledger, clock) -> None:
+    url = "https://port.example/notice"
+    v1 = ledger.add_source(text="Notice. The pier opens at 8. Ferries run hourly. End.", uri=url)
+    clock.tick()
+    ledger.add_source(text="Notice (updated). The pier opens at 8. Ferries run hourly. End.", uri=url)
+    clock.tick()  # an agent still reading the first version cites it
+    pier = ledger.assert_claim("pier", "opens at", value=8, evidence=[ledger.cite(v1, "The pier opens at 8")])
+    ferries = ledger.assert_claim("ferries", "run", value="hourly", evidence=[ledger.cite(v1, "Ferries run hourly")])
+    clock.tick()
+    v3 = ledger.add_source(text="Notice (final). The pier opens at 9. Ferries run hourly. End.", uri=url)
+    assert [(s.claim_id, s.excerpt) for s in ledger.stale_evidence()] == [(pier.id, "The pier opens at 8")]
+    carried = [trail.evidence for trail in ledger.explain(ferries).evidence if trail.evidence.source_id == v3.id]
+    assert [e.excerpt for e in carried] == ["Ferries run hourly"]
