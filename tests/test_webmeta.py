@@ -329,3 +329,20 @@ def _same_links_as_trafilatura(markup: bytes) -> None:
     assert (webmeta._sections(tree) if categories is None else categories) == extract_catstags("category", tree)
     assert (webmeta._grouped_links(links, webmeta._TAG_PATH, webmeta._TAG_GROUPS) or []) == extract_catstags("tag", tree)
     assert webmeta._license(tree) == extract_license(tree)
+
+
+def test_only_pages_of_a_bounded_size_are_searched_for_an_undeclared_date() -> None:
+    """htmldate's search grows with the square of the page: a huge page gets only a declared date."""
+    from ledger.ingest.webmeta import MAX_SEARCHED_ELEMENTS
+
+    def page(cells: int) -> str:
+        filler = "<span>cell</span>" * cells
+        return (f"<html><head><title>Station log</title></head><body><article><h1>Station log</h1>"
+                f"<p>Published on 5 March 2024 by the harbour office, which keeps the log of every tide.</p>"
+                f"<p>{'The gauge at the north pier recorded a high water mark above the chart datum. ' * 3}</p>"
+                f"<div>{filler}</div></article></body></html>")
+
+    small = read_html(page(100), url="https://port.example/log")
+    assert small.published_at is not None and small.published_at.date().isoformat() == "2024-03-05"
+    huge = read_html(page(MAX_SEARCHED_ELEMENTS), url="https://port.example/log")
+    assert huge.published_at is None
