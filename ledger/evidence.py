@@ -98,6 +98,7 @@ _SPECIAL = re.compile(
     rf"|((?<= \|)[ {_Z}]++))"
 )
 _LEAD_HYPHEN = re.compile(rf"- ?(?={_L})")
+_EDGE_PIPES = re.compile(r"\A\| +| +\|\Z")
 _TRAIL_HYPHEN = re.compile(rf"(?<={_L})-\Z")
 _INTRA_HYPHEN = re.compile(rf"(?<={_L})-(?={_L})")
 _WORD = re.compile(r"[^ ]+")
@@ -351,6 +352,10 @@ class _Query:
         if not text:
             raise InvalidInput("the quote is empty or only whitespace; pass the exact words from the source")
         offset = len(norm) - len(norm.lstrip(" "))
+        bordered = _EDGE_PIPES.sub("", text)  # "| small | 7B |": the text drops a row's outer borders
+        if bordered and bordered != text:
+            offset += text.index(bordered)
+            text = bordered
         lead_m = _LEAD_HYPHEN.match(text)
         lead_len = lead_m.end() if lead_m else 0
         trail = _TRAIL_HYPHEN.search(text) is not None and len(text) - 1 > lead_len

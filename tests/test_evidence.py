@@ -118,6 +118,13 @@ def test_a_table_row_copied_from_a_browser_matches_its_stored_cells(copied: str)
     assert excerpt("an x |y bar", "x |y") == "x |y"  # a bar not set off by spaces is kept
 
 
+@pytest.mark.parametrize("copied", ["| small | 7B | 61.2 |", "| small   | 7B", "7B | 61.2 |"])
+def test_a_plain_text_table_row_copied_with_its_outer_borders_is_found(copied: str) -> None:
+    text = "Results:\n| Model   | Params | Score |\n| small   | 7B     | 61.2  |\nEnd."
+    found = excerpt(text, copied)
+    assert found in "| small   | 7B     | 61.2  |" and found.strip("| ").split() == copied.strip("| ").split()
+
+
 def test_a_quote_copied_to_the_end_of_a_line_may_end_on_its_break_hyphen() -> None:
     """The PDF ingester joins "high-" / "level"; a quote copied up to the line end keeps the hyphen."""
     text = "The language was designed as a highlevel tool for the whole team."
