@@ -323,11 +323,12 @@ class Ledger:
         scope: str = "default",
     ) -> Source:
         """Fetch a URL (one GET, with a timeout and a size limit) and ingest it as HTML or PDF."""
+        from ledger.ingest.base import document_url
         from ledger.ingest.html import fetch
 
         fetched = fetch(url, timeout=timeout, max_bytes=max_bytes)
         if fetched.content_type == "application/pdf":
-            return self.ingest_pdf(fetched.data, uri=fetched.url, trust=trust, scope=scope)
+            return self.ingest_pdf(fetched.data, uri=document_url(fetched.url), trust=trust, scope=scope)
         return self.ingest_html(fetched.data, url=fetched.url, retrieved_at=fetched.retrieved_at,
                                 encoding=fetched.charset, trust=trust, scope=scope)
 

@@ -14,6 +14,7 @@ import pytest
 
 from ledger import IngestError, InvalidInput, Ledger, NeedsOCR, QuoteNotFound, Source
 from ledger.ingest.base import PassageDraft, SourceDraft, content_hash
+from ledger.ingest.html import read_html
 
 PDF = Path(__file__).resolve().parents[1] / "fixtures" / "pdf"
 HTML = Path(__file__).resolve().parents[1] / "fixtures" / "html"
@@ -403,3 +404,17 @@ def test_evidence_cited_on_an_older_revision_is_carried_into_the_next_one(ledger
     assert [(s.claim_id, s.excerpt) for s in ledger.stale_evidence()] == [(pier.id, "The pier opens at 8")]
     carried = [trail.evidence for trail in ledger.explain(ferries).evidence if trail.evidence.source_id == v3.id]
     assert [e.excerpt for e in carried] == ["Ferries run hourly"]
+
+
+def test_the_same_page_shared_with_tracking_parameters_or_a_fragment_is_one_document(ledger: Ledger, clock) -> None:
+    page = (HTML / "article.html").read_bytes()
+    as_shared = ARTICLE_URL + "?utm_source=newsletter&utm_medium=email#comments"
+    shared = ledger.ingest_html(page, url=as_shared)
+    assert shared.uri == ARTICLE_URL
+    assert read_html(page, url=as_shared).metadata["url"] == as_shared  # as given, kept
+    claim = ledger.assert_claim("River Quell", "floods 2014-2023", value=4,
+                                evidence=[ledger.cite(shared, "burst its banks four times between 2014 and 2023")])
+    clock.tick()
+    revised = ledger.ingest_html(page.replace(b"between 2014 and 2023", b"between 2014 and 2024"), url=ARTICLE_URL)
+    assert revised.revision_of == shared.id
+    assert [s.claim_id for s in ledger.stale_evidence()] == [claim.id]

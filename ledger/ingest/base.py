@@ -77,3 +77,25 @@ def _trimmed(text: str, start: int, end: int, index: int) -> PassageDraft:
     while start < end and text[start].isspace():
         start += 1
     return PassageDraft(char_start=start, char_end=end, paragraph=index)
+
+
+#: Query parameters that say how a link was shared, not which document it names.
+_TRACKING = frozenset({"utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content", "utm_id",
+                       "fbclid", "gclid", "dclid", "msclkid", "mc_cid", "mc_eid", "igshid"})
+
+
+def document_url(url: str) -> str:
+    """The URL of the document itself, the key its revisions share: without a #fragment and
+    without tracking parameters (``utm_*``, ``fbclid``, ``gclid``, …); anything else as given."""
+    from urllib.parse import unquote, urlsplit, urlunsplit
+
+    if "#" not in url and "=" not in url:
+        return url
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return url
+    if parts.scheme.lower() not in ("http", "https"):
+        return url
+    kept = [piece for piece in parts.query.split("&") if unquote(piece.split("=", 1)[0]).lower() not in _TRACKING]
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, "&".join(kept), ""))

@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from ledger.errors import IngestError, InvalidInput
-from ledger.ingest.base import PassageDraft, SourceDraft, content_hash
+from ledger.ingest.base import PassageDraft, SourceDraft, content_hash, document_url
 from ledger.ingest.webmeta import read_metadata
 
 if TYPE_CHECKING:
@@ -63,8 +63,10 @@ def read_html(
 
     Args:
         html: the page as received (bytes) or already decoded (str; hashed as its UTF-8 bytes).
-        url: where the page came from; kept as the draft's ``uri``. A different canonical URL the
-            page declares goes into ``metadata["canonical_url"]``.
+        url: where the page came from. The draft's ``uri`` is its ``document_url`` (no #fragment,
+            no ``utm_*``/``fbclid``/… tracking parameters), the key revisions share; the URL as
+            given then goes into ``metadata["url"]``. A different canonical URL the page declares
+            goes into ``metadata["canonical_url"]``.
         retrieved_at: when it was fetched (timezone-aware); passed through.
         encoding: the charset from the HTTP Content-Type header, if any. It wins over the
             page's own declaration; only a byte-order mark, or bytes that are valid UTF-8 where a
@@ -108,19 +110,21 @@ def read_html(
             "(trafilatura found no paragraph of running text)"
         )
     body, passages = _join(paragraphs)
+    uri = document_url(url) if url else url
+    metadata = page.extra if url is None or uri == url else {**page.extra, "url": url}  # as given
     return SourceDraft(
         kind="web",
         text=body,
         content_hash=content_hash(raw),
         passages=passages,
-        uri=url,
+        uri=uri,
         title=page.title,
         author=page.author,
         publisher=page.publisher,
         published_at=page.published_at,
         modified_at=page.modified_at,
         retrieved_at=retrieved_at.astimezone(UTC) if retrieved_at is not None else None,
-        metadata=page.extra,
+        metadata=metadata,
     )
 
 
