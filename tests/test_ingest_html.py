@@ -834,3 +834,22 @@ def test_the_repair_is_skipped_only_where_it_would_change_nothing(text: str) -> 
     beginning = text[:50].lower()
     if not _may_need_repair(text, beginning):
         assert repair_faulty_html(text, beginning) == text
+
+
+@pytest.mark.parametrize("label", ["iso-8859-1", "cp819", "ibm819", "iso-ir-100", "csisolatin1", "ISO_8859-1:1987",
+                                   "ansi_x3.4-1968", "us-ascii", "x-cp1252"])
+def test_every_whatwg_label_of_windows_1252_decodes_as_windows_1252(label: str) -> None:
+    """Browsers read all of them as windows-1252: curly quotes, not C1 control characters."""
+    sentence = "The harbour master said \u201cthe tide is early\u201d \u2013 and nobody argued with him that morning."
+    page = (f'<html><head><meta charset="{label}"><title>Tide</title></head><body><article>'
+            f"<p>{sentence}</p><p>{sentence}</p></article></body></html>").encode("cp1252")
+    draft = read_html(page, url="https://port.example/tide")
+    assert sentence in draft.text and not any("\x80" <= c <= "\x9f" for c in draft.text)
+
+
+@pytest.mark.parametrize("label", ["chinese", "iso-ir-58", "csgb2312", "gb2312"])
+def test_gb2312_labels_decode_as_gbk(label: str) -> None:
+    sentence = "朱镕基和李喆在港口开会讨论潮汐观测站的建设计划与预算安排以及后续的维护工作。"
+    page = (f'<html><head><meta charset="{label}"><title>港口</title></head><body><article>'
+            f"<p>{sentence}</p><p>{sentence}</p></article></body></html>").encode("gbk")
+    assert sentence in read_html(page, url="https://port.example/cn").text

@@ -203,29 +203,34 @@ def _refuse_non_html(text: str, where: str) -> None:
 _BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
 _META_CHARSET = re.compile(rb"""<meta\s[^>]*?charset\s*=\s*["']?\s*([a-z0-9_.:-]+)""", re.IGNORECASE)
 _XML_ENCODING = re.compile(rb"""^\s*<\?xml[^>]*?encoding\s*=\s*["']([a-z0-9_.:-]+)""", re.IGNORECASE)
-# WHATWG Encoding Standard: labels browsers decode as a superset of what they name.
-_LABEL_ALIASES = {
+# WHATWG Encoding Standard: codecs browsers decode as a superset of what they are named (applied
+# to Python's codec name, so every label of one, "latin1", "cp819", "iso-ir-100" …, is covered) …
+_SUPERSETS = {
     "ascii": "cp1252",
-    "us-ascii": "cp1252",
-    "iso-8859-1": "cp1252",
     "iso8859-1": "cp1252",
-    "iso_8859-1": "cp1252",
-    "latin1": "cp1252",
-    "latin-1": "cp1252",
-    "l1": "cp1252",
-    "iso-8859-9": "cp1254",
-    "latin5": "cp1254",
-    "iso-8859-11": "cp874",
+    "iso8859-9": "cp1254",
+    "iso8859-11": "cp874",
     "tis-620": "cp874",
     "gb2312": "gbk",
-    "gb_2312-80": "gbk",
-    "x-gbk": "gbk",
-    "euc-kr": "cp949",
-    "ks_c_5601-1987": "cp949",
+    "euc_kr": "cp949",
     "shift_jis": "cp932",
-    "sjis": "cp932",
-    "x-sjis": "cp932",
     "big5": "big5hkscs",
+}
+# … and labels of the standard that Python does not know.
+_LABEL_ALIASES = {
+    "x-cp1252": "cp1252",
+    "windows-874": "cp874",
+    "x-gbk": "gbk",
+    "csgb2312": "gbk",
+    "gb_2312-80": "gbk",
+    "x-sjis": "cp932",
+    "windows-31j": "cp932",
+    "x-euc-jp": "euc_jp",
+    "cseuckr": "cp949",
+    "iso-ir-149": "cp949",
+    "x-mac-roman": "mac_roman",
+    "macintosh": "mac_roman",
+    "x-mac-cyrillic": "mac_cyrillic",
 }
 # A document cannot declare these about itself in ASCII; browsers ignore such a declaration.
 _NOT_DECLARABLE = ("utf-16", "utf-32", "utf-7")
@@ -238,9 +243,10 @@ def _codec(label: str | None) -> str | None:
     name = label.strip().strip("\"'").lower()
     name = _LABEL_ALIASES.get(name, name)
     try:
-        return codecs.lookup(name).name
+        codec = codecs.lookup(name).name
     except LookupError:
         return None
+    return _SUPERSETS.get(codec, codec)
 
 
 def _declared(raw: bytes) -> str | None:
