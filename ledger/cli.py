@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -258,17 +259,38 @@ INGESTIBLE = {".pdf": "pdf", ".html": "html", ".htm": "html", ".xhtml": "html"}
 
 
 def _targets(items: list[str]) -> list[str]:
-    """Files, folders (searched for PDF and HTML files) and URLs, in a stable order."""
+    """Files, folders (searched for PDF and HTML files) and URLs, in a stable order. A folder
+    holding none stays in the list: it gets a row saying so."""
     found: list[str] = []
     for item in items:
         path = Path(item)
         if item.startswith(("http://", "https://")):
             found.append(item)
         elif path.is_dir():
-            found.extend(str(p) for p in sorted(path.rglob("*")) if p.suffix.lower() in INGESTIBLE and p.is_file())
+            inside = [str(p) for p in sorted(path.rglob("*")) if p.suffix.lower() in INGESTIBLE and p.is_file()]
+            found.extend(inside or [item])
         else:
             found.append(item)
     return found
+
+
+def _kind(path: Path) -> str:
+    """"pdf" or "html" by the file's name, else by its first bytes; IngestError for anything else."""
+    if path.is_dir():
+        raise IngestError(f"the folder {path} holds no PDF or HTML file (.pdf, .html, .htm, .xhtml)")
+    kind = INGESTIBLE.get(path.suffix.lower())
+    if kind is not None:
+        return kind
+    try:
+        with path.open("rb") as file:
+            head = file.read(1024)
+    except OSError as error:
+        raise IngestError(f"cannot read {path}: {error.strerror or error}") from error
+    if head.lstrip().startswith(b"%PDF-"):
+        return "pdf"
+    if re.search(rb"<(!doctype html|html|head|body)[\s>]", head[:1024], re.IGNORECASE):
+        return "html"
+    raise IngestError(f"{path} is neither a PDF nor an HTML page; for plain text use `ledger add-source`")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -291,7 +313,7 @@ def _ingest_one(ledger: Ledger, target: str, *, password: str | None, trust: Any
     try:
         if target.startswith(("http://", "https://")):
             source = ledger.ingest_url(target, trust=trust, scope=scope)
-        elif Path(target).suffix.lower() in (".html", ".htm", ".xhtml"):
+        elif _kind(Path(target)) == "html":
             path = Path(target)
             try:
                 data = path.read_bytes()

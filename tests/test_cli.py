@@ -77,6 +77,22 @@ def test_ingest_reports_each_document_and_fails_when_one_fails(tmp_path: Path) -
     assert code == 2 and "encrypted" in out and "needs OCR" in out and "1 of 2 failed" in err
 
 
+def test_ingest_tells_what_it_cannot_read_and_sniffs_files_without_a_known_extension(tmp_path: Path) -> None:
+    db = str(tmp_path / "cli.db")
+    notes, empty = tmp_path / "notes.txt", tmp_path / "empty-folder"
+    notes.write_text("Plain notes, not a document.", encoding="utf-8")
+    empty.mkdir()
+    (tmp_path / "paper.bin").write_bytes((FIXTURES / "pdf" / "two-column.pdf").read_bytes())
+    (tmp_path / "page.download").write_bytes((FIXTURES / "html" / "article.html").read_bytes())
+    code, out, err = run("ingest", str(notes), str(empty), str(tmp_path / "paper.bin"),
+                         str(tmp_path / "page.download"), "--json", "--db", db)
+    rows = {Path(r["target"]).name: r for r in json.loads(out)}
+    assert code == 2 and json.loads(err)["message"] == "2 of 4 failed"
+    assert "neither a PDF nor an HTML page; for plain text use `ledger add-source`" in rows["notes.txt"]["message"]
+    assert "holds no PDF or HTML file" in rows["empty-folder"]["message"]
+    assert rows["paper.bin"]["outcome"] == rows["page.download"]["outcome"] == "ingested"
+
+
 def _one_line(err: str) -> str:
     assert err.endswith("\n") and err.count("\n") == 1, repr(err)
     return err.strip()

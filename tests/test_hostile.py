@@ -610,10 +610,11 @@ CLI_CASES: list[CliCase] = [
     CliCase("cli-ingest-nested", lambda w: ["ingest", str(w.files / "nested.html")], 2, "deeper than"),
     CliCase("cli-ingest-zero-byte", lambda w: ["ingest", str(w.files / "zero.pdf")], 2, "empty"),
     CliCase("cli-ingest-directory-as-pdf", lambda w: ["ingest", str(w.files / "a-directory.pdf")], 2,
-            "nothing to ingest"),
+            "holds no PDF or HTML file"),
     CliCase("cli-markup-in-error", lambda w: ["claims", "--valid-at", "[/red]2026"], 2, "'[/red]2026'"),
     CliCase("cli-markup-in-file-name", lambda w: ["ingest", str(w.files / "nope[/x].pdf")], 2, "nope[/x].pdf"),
-    CliCase("cli-ingest-empty-folder", lambda w: ["ingest", str(w.files / "empty-folder")], 2, "nothing to ingest"),
+    CliCase("cli-ingest-empty-folder", lambda w: ["ingest", str(w.files / "empty-folder")], 2,
+            "holds no PDF or HTML file"),
 ]
 
 
