@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from operator import attrgetter
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from sqlalchemy import Connection, bindparam, or_, select
 
@@ -36,7 +36,7 @@ from ledger.errors import (
     ScopeMismatch,
 )
 from ledger.records import Citation, Claim, ClaimId, Entity, EntityId
-from ledger.timeline import Instant, TimeInput, check_interval, optional_time, overlaps
+from ledger.timeline import Instant, Precision, TimeInput, check_interval, optional_time, overlaps
 
 EntityRef = Entity | EntityId | int | str
 ClaimRef = Claim | ClaimId | int
@@ -375,9 +375,61 @@ def _write_claims(
         _apply(batch, decision, new_id, item, by_id)
         group.append(created)
         by_id[new_id] = created
+        for resume in decision.resumes:
+            continuation = _continue(connection, batch, ids, resume, created, item, by_id[resume.claim_id], facts)
+            group.append(continuation)
+            by_id[continuation.claim_id] = continuation
         results.append(ClaimId(new_id))
     _flush(connection, batch, ids, now)
     return results
+
+
+_CLAIM_STATEMENT = select(
+    store.claims.c.subject_id, store.claims.c.predicate, store.claims.c.object_id, store.claims.c.value,
+    store.claims.c.datatype, store.claims.c.qualifiers,
+).where(store.claims.c.id == bindparam("id"))
+
+
+def _continue(
+    connection: Connection, batch: _Batch, ids: store.Ids, resume: Change, interruption: _Live, item: _Prepared,
+    interrupted: _Live, facts: Mapping[int, Mapping[Any, Any]],
+) -> _Live:
+    """A claim holding ``interrupted``'s statement again after ``interruption`` (a value for a
+    while only) ends: a claim of its own, on the same evidence, linked to both ("continues" the
+    one, "resumes" after the other) so that retracting either takes it back."""
+    pending = dict(batch.claims)
+    if interrupted.claim_id in pending:  # asserted earlier in this batch
+        earlier = pending[interrupted.claim_id]
+        statement: Mapping[str, Any] = {
+            "subject_id": earlier.subject_id, "predicate": earlier.predicate, "object_id": earlier.object_id,
+            "value": earlier.value_text, "datatype": earlier.datatype, "qualifiers": earlier.qualifiers}
+        citations = earlier.citations
+    else:
+        statement = dict(connection.execute(_CLAIM_STATEMENT, {"id": interrupted.claim_id}).mappings().one())
+        citations = tuple(
+            Citation(source_id=row["source_id"], scope=interrupted.scope, relation=row["relation"],
+                     excerpt=row["excerpt"], char_start=row["char_start"], char_end=row["char_end"],
+                     locator=row["locator"], page=row["page"])
+            for row in store.current_evidence(connection, interrupted.claim_id)
+        )
+    assert resume.valid_from is not None and interruption.valid_until_precision is not None
+    until = None
+    if resume.valid_until is not None:
+        until = Instant(resume.valid_until, cast(Precision, interrupted.valid_until_precision or "second"))
+    again = _Prepared(
+        scope=interrupted.scope, subject=statement["subject_id"], predicate=statement["predicate"],
+        object=statement["object_id"], value_text=statement["value"], datatype=statement["datatype"],
+        qualifiers=statement["qualifiers"],
+        valid_from=Instant(resume.valid_from, cast(Precision, interruption.valid_until_precision)),
+        valid_until=until, citations=citations, status=resume.status, confidence=interrupted.confidence,
+        supersedes=frozenset(), actor=item.actor, subject_id=statement["subject_id"], object_id=statement["object_id"],
+    )
+    claim_id = ids.take(store.claims)
+    cause = f"asserted; resumes claim {interrupted.claim_id} after claim {interruption.claim_id} ends"
+    continuation = _create(batch, claim_id, again, Decision(cause=cause), facts, ends_precision=None)
+    batch.links.append(_link("continues", claim_id, interrupted.claim_id, interrupted.scope, item.actor))
+    batch.links.append(_link("resumes", claim_id, interruption.claim_id, interrupted.scope, item.actor))
+    return continuation
 
 
 _UNCONTESTED = Decision()
@@ -826,7 +878,12 @@ def _undo_effects(connection: Connection, batch: _Batch, retracted: int, actor: 
     """
     marker = f"(claim {retracted})"
     rivals = _linked(connection, retracted, kind="contradicts")
-    for other in sorted(_linked(connection, retracted)):
+    continuations = _continuations(connection, retracted)
+    for continuation in sorted(continuations):  # they stand on what was retracted
+        _change(batch, _versioned(continuation, store.current_version(connection, continuation)),
+                status="retracted", cause=f"retracted: claim {retracted} was retracted", interval=None,
+                reason=None, actor=actor)
+    for other in sorted(_linked(connection, retracted) - continuations):
         current = store.current_version(connection, other)
         history = connection.execute(
             select(store.versions).where(store.versions.c.claim_id == other).order_by(store.versions.c.id)
@@ -858,6 +915,23 @@ def _undo_effects(connection: Connection, batch: _Batch, retracted: int, actor: 
             status = "superseded"  # a value asserted since closes it, as an update would have
         _change(batch, _versioned(other, current), status=status, cause=f"restored: claim {retracted} was retracted",
                 interval=(interval[0], until[0], interval[2], until[1]), reason=None, actor=actor)
+
+
+_CONTINUING = select(store.links.c.from_claim_id).where(
+    store.links.c.to_claim_id == bindparam("id"), store.links.c.kind.in_(("continues", "resumes")))
+
+
+def _continuations(connection: Connection, claim: int) -> set[int]:
+    """The claims made to continue ``claim`` or to resume after it, and theirs in turn, that are
+    not retracted."""
+    found: set[int] = set()
+    pending = [claim]
+    while pending:
+        for (other,) in connection.execute(_CONTINUING, {"id": pending.pop()}).all():
+            if other not in found and store.current_version(connection, other)["status"] != "retracted":
+                found.add(other)
+                pending.append(other)
+    return found
 
 
 def _interval(version: Mapping[Any, Any]) -> Interval:

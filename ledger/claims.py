@@ -88,6 +88,9 @@ class Decision:
     changes: tuple[Change, ...] = ()
     links: tuple[LinkDraft, ...] = ()
     cause: str = "asserted"
+    #: Claims an update with an end interrupts: each holds again after it, as a continuation
+    #: (``Change.valid_from``/``valid_until`` give the continuation's interval).
+    resumes: tuple[Change, ...] = ()
 
 
 def decide(
@@ -133,6 +136,7 @@ def decide(
             causes.append(f"backfilled: ends where claim {nearest.claim_id} starts")
 
     disputed = False
+    resumes: list[Change] = []
     for claim in others:
         if not overlaps(new.valid_from, valid_until, claim.valid_from, claim.valid_until):
             continue
@@ -144,6 +148,10 @@ def decide(
                                   "closed by a later value"))
             links.append(LinkDraft("supersedes", None, claim.claim_id))
             causes.append(f"updates claim {claim.claim_id}")
+            if valid_until is not None and (claim.valid_until is None or valid_until < claim.valid_until):
+                # a value for a while only ("900 in July and August"): the old one holds again after it
+                resumes.append(Change(claim.claim_id, claim.status, valid_until, claim.valid_until,
+                                      f"resumes claim {claim.claim_id}"))
         elif claim.families and claim.families <= new.families:
             # Corrected by its own source: every source behind the old claim is (a revision of)
             # a source behind the new one. An independent source still backing it makes a conflict.
@@ -158,7 +166,7 @@ def decide(
             links.append(LinkDraft("contradicts", None, claim.claim_id))
             causes.append(f"conflicts with claim {claim.claim_id}")
     return Decision(disputed=disputed, valid_until=valid_until, changes=tuple(changes),
-                    links=tuple(links), cause=_cause(causes))
+                    links=tuple(links), cause=_cause(causes), resumes=tuple(resumes))
 
 
 def _whole(claim: Standing, now: datetime, cause: str) -> Change:

@@ -717,6 +717,20 @@ def evidence_spans(connection: Connection, claim_ids: Iterable[int]) -> set[tupl
     return {tuple(row) for row in connection.execute(_EVIDENCE_SPANS, {"ids": ids})}
 
 
+_CLAIM_EVIDENCE = select(evidence).where(evidence.c.claim_id == bindparam("id")).order_by(evidence.c.id)
+
+
+def current_evidence(connection: Connection, claim_id: int) -> list[Mapping[Any, Any]]:
+    """A claim's evidence as it stands: rows neither flagged stale nor carried into a newer
+    revision by another row (``locator`` parsed)."""
+    rows = list(connection.execute(_CLAIM_EVIDENCE, {"id": claim_id}).mappings())
+    carried = {row["reanchored_from"] for row in rows}
+    return [
+        {**row, "locator": json.loads(row["locator"]) if isinstance(row["locator"], str) else row["locator"]}
+        for row in rows if row["stale_at"] is None and row["id"] not in carried
+    ]
+
+
 def mark_stale(connection: Connection, evidence_ids: Sequence[int], now: datetime) -> None:
     """Flag evidence whose quote vanished from the newest revision of its source."""
     if evidence_ids:

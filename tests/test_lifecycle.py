@@ -454,3 +454,60 @@ def test_asserting_a_claim_again_from_the_same_quote_adds_no_evidence_row(ledger
     clock.tick()
     other = ledger.assert_claim("home", "bill", value="PLN 280", evidence=[ledger.cite(note, "the bill is PLN 280")])
     assert other.id == first.id and len(ledger.explain(first).evidence) == 2  # another place in the source
+
+
+def test_a_value_for_a_while_only_splits_the_value_it_interrupts(ledger: Ledger, clock) -> None:
+    """Reference case "FOR PORTION OF": [2020, 2030) updated for [2024, 2026) only is three
+    intervals, the old value before and after; total coverage is unchanged."""
+    lease = ledger.add_source(text="Lease: rent is 1000 from 2020 until 2030. Addendum: rent is 900 in 2024 and 2025.")
+    old = ledger.assert_claim("flat", "rent", value=1000, valid_from="2020", valid_until="2030",
+                              evidence=[ledger.cite(lease, "rent is 1000")])
+    clock.tick()
+    ledger.assert_claim("flat", "rent", value=900, valid_from="2024", valid_until="2026",
+                        evidence=[ledger.cite(lease, "rent is 900")])
+    assert [values(ledger, "flat", "rent", valid_at=year) for year in ("2023", "2024", "2025", "2026", "2029", "2030")] \
+        == [["1000"], ["900"], ["900"], ["1000"], ["1000"], []]
+    [after] = ledger.claims("flat", "rent", valid_at="2027")
+    assert after.id != old.id and (after.valid_from, after.valid_until) == (at("2026-01-01"), at("2030-01-01"))
+    assert after.evidence_ids and "resumes claim" in (after.cause or "")
+    assert ledger.check().ok
+
+
+def test_an_open_value_interrupted_for_a_while_holds_again_after_and_retractions_undo_it(
+    ledger: Ledger, clock
+) -> None:
+    note = ledger.add_source(text="Rent is 1000 from January. In July and August it is 900 during the works.")
+    rent = ledger.assert_claim("flat", "rent", value=1000, valid_from="2026-01",
+                               evidence=[ledger.cite(note, "Rent is 1000 from January")])
+    clock.tick()
+    works = ledger.assert_claim("flat", "rent", value=900, valid_from="2026-07", valid_until="2026-09",
+                                evidence=[ledger.cite(note, "it is 900")])
+    assert [values(ledger, "flat", "rent", valid_at=month) for month in ("2026-06", "2026-08", "2026-10")] == [
+        ["1000"], ["900"], ["1000"]]
+    clock.tick()
+    ledger.retract(works, reason="the works were cancelled")
+    [back] = ledger.claims("flat", "rent", valid_at="2026-10")
+    assert back.id == rent.id and back.valid_until is None  # one claim again, the continuation retracted
+    assert values(ledger, "flat", "rent", valid_at="2026-08") == ["1000"]
+    assert ledger.check().ok
+    # retracting the interrupted value takes its continuation with it
+    clock.tick()
+    ledger.assert_claim("flat", "rent", value=950, valid_from="2026-03", valid_until="2026-04",
+                        evidence=[ledger.cite(note, "Rent is 1000 from January")])
+    clock.tick()
+    ledger.retract(rent, reason="wrong flat")
+    assert values(ledger, "flat", "rent", valid_at="2026-10") == []
+    assert ledger.check().ok
+
+
+def test_a_batch_may_interrupt_a_value_asserted_earlier_in_it(ledger: Ledger) -> None:
+    note = ledger.add_source(text="Rent is 1000 from January. In July and August it is 900.")
+    ledger.assert_claims([
+        {"subject": "flat", "predicate": "rent", "value": 1000, "valid_from": "2026-01",
+         "evidence": [ledger.cite(note, "Rent is 1000")]},
+        {"subject": "flat", "predicate": "rent", "value": 900, "valid_from": "2026-07", "valid_until": "2026-09",
+         "evidence": [ledger.cite(note, "it is 900")]},
+    ])
+    assert [values(ledger, "flat", "rent", valid_at=month) for month in ("2026-06", "2026-08", "2026-10")] == [
+        ["1000"], ["900"], ["1000"]]
+    assert ledger.check().ok
