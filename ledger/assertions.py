@@ -372,11 +372,13 @@ def _write_claims(
                             if link.from_claim_id == c.claim_id and link.to_claim_id is None), None)
         created = _create(batch, new_id, item, decision, facts,
                           ends_precision=ends_at.valid_from_precision if ends_at else None)
-        _apply(batch, decision, new_id, item, by_id)
+        ends = {resume.claim_id: by_id[resume.claim_id].valid_until_precision for resume in decision.resumes}
+        _apply(batch, decision, new_id, item, by_id)  # closes the claims it interrupts
         group.append(created)
         by_id[new_id] = created
         for resume in decision.resumes:
-            continuation = _continue(connection, batch, ids, resume, created, item, by_id[resume.claim_id], facts)
+            continuation = _continue(connection, batch, ids, resume, created, item, by_id[resume.claim_id],
+                                     ends[resume.claim_id], facts)
             group.append(continuation)
             by_id[continuation.claim_id] = continuation
         results.append(ClaimId(new_id))
@@ -392,7 +394,7 @@ _CLAIM_STATEMENT = select(
 
 def _continue(
     connection: Connection, batch: _Batch, ids: store.Ids, resume: Change, interruption: _Live, item: _Prepared,
-    interrupted: _Live, facts: Mapping[int, Mapping[Any, Any]],
+    interrupted: _Live, until_precision: str | None, facts: Mapping[int, Mapping[Any, Any]],
 ) -> _Live:
     """A claim holding ``interrupted``'s statement again after ``interruption`` (a value for a
     while only) ends: a claim of its own, on the same evidence, linked to both ("continues" the
@@ -415,7 +417,7 @@ def _continue(
     assert resume.valid_from is not None and interruption.valid_until_precision is not None
     until = None
     if resume.valid_until is not None:
-        until = Instant(resume.valid_until, cast(Precision, interrupted.valid_until_precision or "second"))
+        until = Instant(resume.valid_until, cast(Precision, until_precision or "second"))
     again = _Prepared(
         scope=interrupted.scope, subject=statement["subject_id"], predicate=statement["predicate"],
         object=statement["object_id"], value_text=statement["value"], datatype=statement["datatype"],
@@ -879,11 +881,12 @@ def _undo_effects(connection: Connection, batch: _Batch, retracted: int, actor: 
     marker = f"(claim {retracted})"
     rivals = _linked(connection, retracted, kind="contradicts")
     continuations = _continuations(connection, retracted)
-    for continuation in sorted(continuations):  # they stand on what was retracted
+    for continuation in sorted(continuations):  # they stand on the retracted claim's evidence
         _change(batch, _versioned(continuation, store.current_version(connection, continuation)),
                 status="retracted", cause=f"retracted: claim {retracted} was retracted", interval=None,
                 reason=None, actor=actor)
-    for other in sorted(_linked(connection, retracted) - continuations):
+    resumed = _resumed_after(connection, retracted)
+    for other in sorted(_linked(connection, retracted) - continuations - set(resumed.values())):
         current = store.current_version(connection, other)
         history = connection.execute(
             select(store.versions).where(store.versions.c.claim_id == other).order_by(store.versions.c.id)
@@ -892,6 +895,9 @@ def _undo_effects(connection: Connection, batch: _Batch, retracted: int, actor: 
         interval = _interval(current)
         if made and made[0] > 0 and interval == _interval(history[made[-1]]):
             interval = _interval(history[made[0] - 1])  # closed or superseded by it: as before
+            if other in resumed:  # ... up to where its continuation after the retracted claim begins
+                start = store.first_version(connection, resumed[other])
+                interval = (interval[0], start["valid_from"], interval[2], start["valid_from_precision"])
         elif f"backfilled: ends where claim {retracted} starts" in (history[0]["cause"] or "") and (
             current["valid_until"] == history[0]["valid_until"]
         ):
@@ -915,15 +921,35 @@ def _undo_effects(connection: Connection, batch: _Batch, retracted: int, actor: 
             status = "superseded"  # a value asserted since closes it, as an update would have
         _change(batch, _versioned(other, current), status=status, cause=f"restored: claim {retracted} was retracted",
                 interval=(interval[0], until[0], interval[2], until[1]), reason=None, actor=actor)
+        if current["status"] == "disputed" and status != "disputed":  # its continuations are settled alike
+            for continuation in _continuations(connection, other):
+                if store.current_version(connection, continuation)["status"] == "disputed":
+                    _change(batch, _versioned(continuation, store.current_version(connection, continuation)),
+                            status=status, cause=f"restored: claim {retracted} was retracted", interval=None,
+                            reason=None, actor=actor)
 
 
 _CONTINUING = select(store.links.c.from_claim_id).where(
-    store.links.c.to_claim_id == bindparam("id"), store.links.c.kind.in_(("continues", "resumes")))
+    store.links.c.to_claim_id == bindparam("id"), store.links.c.kind == "continues")
+_RESUMING = (
+    select(store.links.c.to_claim_id, store.links.c.from_claim_id)
+    .where(store.links.c.kind == "continues",
+           store.links.c.from_claim_id.in_(select(store.links.c.from_claim_id).where(
+               store.links.c.kind == "resumes", store.links.c.to_claim_id == bindparam("id"))))
+)
+
+
+def _resumed_after(connection: Connection, claim: int) -> dict[int, int]:
+    """claim it interrupted → its continuation after ``claim`` (a value for a while only).
+    Retracting ``claim`` gives the interrupted claim its interval back up to that continuation,
+    which stands on its own (later updates may have interrupted it in turn, sources corroborated
+    it, or a retraction said the value did not hold after all)."""
+    return {interrupted: continuation for interrupted, continuation in connection.execute(_RESUMING, {"id": claim})}
 
 
 def _continuations(connection: Connection, claim: int) -> set[int]:
-    """The claims made to continue ``claim`` or to resume after it, and theirs in turn, that are
-    not retracted."""
+    """The claims made to continue ``claim`` (after values for a while only), and theirs in
+    turn, that are not retracted."""
     found: set[int] = set()
     pending = [claim]
     while pending:

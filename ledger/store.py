@@ -682,6 +682,14 @@ def current_version(connection: Connection, claim_id: int) -> Mapping[Any, Any]:
     return row
 
 
+_FIRST_VERSION = select(versions).where(versions.c.claim_id == bindparam("id")).order_by(versions.c.id).limit(1)
+
+
+def first_version(connection: Connection, claim_id: int) -> Mapping[Any, Any]:
+    """The version a claim was asserted with."""
+    return connection.execute(_FIRST_VERSION, {"id": claim_id}).mappings().one()
+
+
 _REVISION_OF = select(sources.c.revision_of).where(sources.c.id == bindparam("id"))
 _CHAIN_EVIDENCE = select(evidence).where(one_of(evidence.c.source_id, "ids")).order_by(evidence.c.id)
 _MARK_STALE = (

@@ -484,11 +484,14 @@ def test_an_open_value_interrupted_for_a_while_holds_again_after_and_retractions
                                 evidence=[ledger.cite(note, "it is 900")])
     assert [values(ledger, "flat", "rent", valid_at=month) for month in ("2026-06", "2026-08", "2026-10")] == [
         ["1000"], ["900"], ["1000"]]
+    [continuation] = ledger.claims("flat", "rent", valid_at="2026-10")
     clock.tick()
     ledger.retract(works, reason="the works were cancelled")
-    [back] = ledger.claims("flat", "rent", valid_at="2026-10")
-    assert back.id == rent.id and back.valid_until is None  # one claim again, the continuation retracted
-    assert values(ledger, "flat", "rent", valid_at="2026-08") == ["1000"]
+    # the old value holds again up to its continuation, which stands on its own (later updates
+    # may have interrupted it, other sources corroborated it)
+    assert [c.id for c in ledger.claims("flat", "rent", valid_at="2026-08")] == [rent.id]
+    assert ledger.claim(rent).valid_until == continuation.valid_from == at("2026-09-01")
+    assert [c.id for c in ledger.claims("flat", "rent", valid_at="2026-10")] == [continuation.id]
     assert ledger.check().ok
     # retracting the interrupted value takes its continuation with it
     clock.tick()
@@ -497,6 +500,49 @@ def test_an_open_value_interrupted_for_a_while_holds_again_after_and_retractions
     clock.tick()
     ledger.retract(rent, reason="wrong flat")
     assert values(ledger, "flat", "rent", valid_at="2026-10") == []
+    assert ledger.check().ok
+
+
+def test_retracting_one_of_two_updates_for_a_while_keeps_the_other_and_the_value_around_them(
+    ledger: Ledger, clock
+) -> None:
+    note = ledger.add_source(text="Rent is 1000 from January. 900 in July and August. 800 in October.")
+    ledger.assert_claim("flat", "rent", value=1000, valid_from="2026-01", evidence=[ledger.cite(note, "Rent is 1000")])
+    clock.tick()
+    july = ledger.assert_claim("flat", "rent", value=900, valid_from="2026-07", valid_until="2026-09",
+                               evidence=[ledger.cite(note, "900 in July")])
+    clock.tick()
+    ledger.assert_claim("flat", "rent", value=800, valid_from="2026-10", valid_until="2026-11",
+                        evidence=[ledger.cite(note, "800 in October")])
+    months = ("2026-06", "2026-08", "2026-09", "2026-10", "2026-12")
+    assert [values(ledger, "flat", "rent", valid_at=m) for m in months] == [
+        ["1000"], ["900"], ["1000"], ["800"], ["1000"]]
+    clock.tick()
+    ledger.retract(july, reason="misread")
+    assert [values(ledger, "flat", "rent", valid_at=m) for m in months] == [
+        ["1000"], ["1000"], ["1000"], ["800"], ["1000"]]
+    assert ledger.check().ok
+
+
+def test_a_continuation_keeps_the_end_precision_and_is_settled_with_its_claim(ledger: Ledger, clock) -> None:
+    a = ledger.add_source(text="Rent is 1000 until 2027.", publisher="Landlord")
+    b = ledger.add_source(text="Rent is 1100.", publisher="Tenant")
+    c = ledger.add_source(text="In July and August it is 900.", publisher="Notice")
+    rent = ledger.assert_claim("flat", "rent", value=1000, valid_from="2026-01", valid_until="2027",
+                               evidence=[ledger.cite(a, "Rent is 1000")])
+    clock.tick()
+    rival = ledger.assert_claim("flat", "rent", value=1100, valid_from="2026-01", valid_until="2027",
+                                evidence=[ledger.cite(b, "Rent is 1100")])
+    clock.tick()
+    ledger.assert_claim("flat", "rent", value=900, valid_from="2026-07", valid_until="2026-09",
+                        evidence=[ledger.cite(c, "it is 900")])
+    after = {v.value: v for v in ledger.claims("flat", "rent", valid_at="2026-10")}
+    assert {v: (x.status, x.valid_until_precision) for v, x in after.items()} == {
+        1000: ("disputed", "year"), 1100: ("disputed", "year")}
+    clock.tick()
+    ledger.retract(rival, reason="the tenant misremembered")
+    assert [(v.value, v.status) for v in ledger.claims("flat", "rent", valid_at="2026-10")] == [(1000, "reported")]
+    assert ledger.claim(rent).status == "reported"
     assert ledger.check().ok
 
 
