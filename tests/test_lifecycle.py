@@ -456,17 +456,25 @@ def test_asserting_a_claim_again_from_the_same_quote_adds_no_evidence_row(ledger
     assert other.id == first.id and len(ledger.explain(first).evidence) == 2  # another place in the source
 
 
+def rent(ledger: Ledger, clock, value: int, source: Source, quote: str, **interval: str) -> Claim:
+    """Assert (a tick after the last write) that the flat's rent is ``value``, quoting ``source``."""
+    clock.tick()
+    return ledger.assert_claim("flat", "rent", value=value, evidence=[ledger.cite(source, quote)], **interval)
+
+
+def rents(ledger: Ledger, *moments: str) -> list[list[object]]:
+    """The rent values that hold at each of ``moments``."""
+    return [values(ledger, "flat", "rent", valid_at=moment) for moment in moments]
+
+
 def test_a_value_for_a_while_only_splits_the_value_it_interrupts(ledger: Ledger, clock) -> None:
     """Reference case "FOR PORTION OF": [2020, 2030) updated for [2024, 2026) only is three
     intervals, the old value before and after; total coverage is unchanged."""
     lease = ledger.add_source(text="Lease: rent is 1000 from 2020 until 2030. Addendum: rent is 900 in 2024 and 2025.")
-    old = ledger.assert_claim("flat", "rent", value=1000, valid_from="2020", valid_until="2030",
-                              evidence=[ledger.cite(lease, "rent is 1000")])
-    clock.tick()
-    ledger.assert_claim("flat", "rent", value=900, valid_from="2024", valid_until="2026",
-                        evidence=[ledger.cite(lease, "rent is 900")])
-    assert [values(ledger, "flat", "rent", valid_at=year) for year in ("2023", "2024", "2025", "2026", "2029", "2030")] \
-        == [["1000"], ["900"], ["900"], ["1000"], ["1000"], []]
+    old = rent(ledger, clock, 1000, lease, "rent is 1000", valid_from="2020", valid_until="2030")
+    rent(ledger, clock, 900, lease, "rent is 900", valid_from="2024", valid_until="2026")
+    assert rents(ledger, "2023", "2024", "2025", "2026", "2029", "2030") == [
+        ["1000"], ["900"], ["900"], ["1000"], ["1000"], []]
     [after] = ledger.claims("flat", "rent", valid_at="2027")
     assert after.id != old.id and (after.valid_from, after.valid_until) == (at("2026-01-01"), at("2030-01-01"))
     assert after.evidence_ids and "resumes claim" in (after.cause or "")
@@ -477,29 +485,23 @@ def test_an_open_value_interrupted_for_a_while_holds_again_after_and_retractions
     ledger: Ledger, clock
 ) -> None:
     note = ledger.add_source(text="Rent is 1000 from January. In July and August it is 900 during the works.")
-    rent = ledger.assert_claim("flat", "rent", value=1000, valid_from="2026-01",
-                               evidence=[ledger.cite(note, "Rent is 1000 from January")])
-    clock.tick()
-    works = ledger.assert_claim("flat", "rent", value=900, valid_from="2026-07", valid_until="2026-09",
-                                evidence=[ledger.cite(note, "it is 900")])
-    assert [values(ledger, "flat", "rent", valid_at=month) for month in ("2026-06", "2026-08", "2026-10")] == [
-        ["1000"], ["900"], ["1000"]]
+    first = rent(ledger, clock, 1000, note, "Rent is 1000 from January", valid_from="2026-01")
+    works = rent(ledger, clock, 900, note, "it is 900", valid_from="2026-07", valid_until="2026-09")
+    assert rents(ledger, "2026-06", "2026-08", "2026-10") == [["1000"], ["900"], ["1000"]]
     [continuation] = ledger.claims("flat", "rent", valid_at="2026-10")
     clock.tick()
     ledger.retract(works, reason="the works were cancelled")
     # the old value holds again up to its continuation, which stands on its own (later updates
     # may have interrupted it, other sources corroborated it)
-    assert [c.id for c in ledger.claims("flat", "rent", valid_at="2026-08")] == [rent.id]
-    assert ledger.claim(rent).valid_until == continuation.valid_from == at("2026-09-01")
+    assert [c.id for c in ledger.claims("flat", "rent", valid_at="2026-08")] == [first.id]
+    assert ledger.claim(first).valid_until == continuation.valid_from == at("2026-09-01")
     assert [c.id for c in ledger.claims("flat", "rent", valid_at="2026-10")] == [continuation.id]
     assert ledger.check().ok
     # retracting the interrupted value takes its continuation with it
+    rent(ledger, clock, 950, note, "Rent is 1000 from January", valid_from="2026-03", valid_until="2026-04")
     clock.tick()
-    ledger.assert_claim("flat", "rent", value=950, valid_from="2026-03", valid_until="2026-04",
-                        evidence=[ledger.cite(note, "Rent is 1000 from January")])
-    clock.tick()
-    ledger.retract(rent, reason="wrong flat")
-    assert values(ledger, "flat", "rent", valid_at="2026-10") == []
+    ledger.retract(first, reason="wrong flat")
+    assert rents(ledger, "2026-10") == [[]]
     assert ledger.check().ok
 
 
@@ -507,20 +509,14 @@ def test_retracting_one_of_two_updates_for_a_while_keeps_the_other_and_the_value
     ledger: Ledger, clock
 ) -> None:
     note = ledger.add_source(text="Rent is 1000 from January. 900 in July and August. 800 in October.")
-    ledger.assert_claim("flat", "rent", value=1000, valid_from="2026-01", evidence=[ledger.cite(note, "Rent is 1000")])
-    clock.tick()
-    july = ledger.assert_claim("flat", "rent", value=900, valid_from="2026-07", valid_until="2026-09",
-                               evidence=[ledger.cite(note, "900 in July")])
-    clock.tick()
-    ledger.assert_claim("flat", "rent", value=800, valid_from="2026-10", valid_until="2026-11",
-                        evidence=[ledger.cite(note, "800 in October")])
+    rent(ledger, clock, 1000, note, "Rent is 1000", valid_from="2026-01")
+    july = rent(ledger, clock, 900, note, "900 in July", valid_from="2026-07", valid_until="2026-09")
+    rent(ledger, clock, 800, note, "800 in October", valid_from="2026-10", valid_until="2026-11")
     months = ("2026-06", "2026-08", "2026-09", "2026-10", "2026-12")
-    assert [values(ledger, "flat", "rent", valid_at=m) for m in months] == [
-        ["1000"], ["900"], ["1000"], ["800"], ["1000"]]
+    assert rents(ledger, *months) == [["1000"], ["900"], ["1000"], ["800"], ["1000"]]
     clock.tick()
     ledger.retract(july, reason="misread")
-    assert [values(ledger, "flat", "rent", valid_at=m) for m in months] == [
-        ["1000"], ["1000"], ["1000"], ["800"], ["1000"]]
+    assert rents(ledger, *months) == [["1000"], ["1000"], ["1000"], ["800"], ["1000"]]
     assert ledger.check().ok
 
 
@@ -528,21 +524,16 @@ def test_a_continuation_keeps_the_end_precision_and_is_settled_with_its_claim(le
     a = ledger.add_source(text="Rent is 1000 until 2027.", publisher="Landlord")
     b = ledger.add_source(text="Rent is 1100.", publisher="Tenant")
     c = ledger.add_source(text="In July and August it is 900.", publisher="Notice")
-    rent = ledger.assert_claim("flat", "rent", value=1000, valid_from="2026-01", valid_until="2027",
-                               evidence=[ledger.cite(a, "Rent is 1000")])
-    clock.tick()
-    rival = ledger.assert_claim("flat", "rent", value=1100, valid_from="2026-01", valid_until="2027",
-                                evidence=[ledger.cite(b, "Rent is 1100")])
-    clock.tick()
-    ledger.assert_claim("flat", "rent", value=900, valid_from="2026-07", valid_until="2026-09",
-                        evidence=[ledger.cite(c, "it is 900")])
+    first = rent(ledger, clock, 1000, a, "Rent is 1000", valid_from="2026-01", valid_until="2027")
+    rival = rent(ledger, clock, 1100, b, "Rent is 1100", valid_from="2026-01", valid_until="2027")
+    rent(ledger, clock, 900, c, "it is 900", valid_from="2026-07", valid_until="2026-09")
     after = {v.value: v for v in ledger.claims("flat", "rent", valid_at="2026-10")}
     assert {v: (x.status, x.valid_until_precision) for v, x in after.items()} == {
         1000: ("disputed", "year"), 1100: ("disputed", "year")}
     clock.tick()
     ledger.retract(rival, reason="the tenant misremembered")
     assert [(v.value, v.status) for v in ledger.claims("flat", "rent", valid_at="2026-10")] == [(1000, "reported")]
-    assert ledger.claim(rent).status == "reported"
+    assert ledger.claim(first).status == "reported"
     assert ledger.check().ok
 
 
@@ -554,6 +545,5 @@ def test_a_batch_may_interrupt_a_value_asserted_earlier_in_it(ledger: Ledger) ->
         {"subject": "flat", "predicate": "rent", "value": 900, "valid_from": "2026-07", "valid_until": "2026-09",
          "evidence": [ledger.cite(note, "it is 900")]},
     ])
-    assert [values(ledger, "flat", "rent", valid_at=month) for month in ("2026-06", "2026-08", "2026-10")] == [
-        ["1000"], ["900"], ["1000"]]
+    assert rents(ledger, "2026-06", "2026-08", "2026-10") == [["1000"], ["900"], ["1000"]]
     assert ledger.check().ok
