@@ -386,12 +386,6 @@ def _write_claims(
     return results
 
 
-_CLAIM_STATEMENT = select(
-    store.claims.c.subject_id, store.claims.c.predicate, store.claims.c.object_id, store.claims.c.value,
-    store.claims.c.datatype, store.claims.c.qualifiers,
-).where(store.claims.c.id == bindparam("id"))
-
-
 def _continue(
     connection: Connection, batch: _Batch, ids: store.Ids, resume: Change, interruption: _Live, item: _Prepared,
     interrupted: _Live, until_precision: str | None, facts: Mapping[int, Mapping[Any, Any]],
@@ -407,7 +401,7 @@ def _continue(
             "value": earlier.value_text, "datatype": earlier.datatype, "qualifiers": earlier.qualifiers}
         citations = earlier.citations
     else:
-        statement = dict(connection.execute(_CLAIM_STATEMENT, {"id": interrupted.claim_id}).mappings().one())
+        statement = dict(connection.execute(_CLAIM_KEY, {"id": interrupted.claim_id}).mappings().one())
         citations = tuple(
             Citation(source_id=row["source_id"], scope=interrupted.scope, relation=row["relation"],
                      excerpt=row["excerpt"], char_start=row["char_start"], char_end=row["char_end"],
@@ -923,10 +917,10 @@ def _undo_effects(connection: Connection, batch: _Batch, retracted: int, actor: 
                 interval=(interval[0], until[0], interval[2], until[1]), reason=None, actor=actor)
         if current["status"] == "disputed" and status != "disputed":  # its continuations are settled alike
             for continuation in _continuations(connection, other):
-                if store.current_version(connection, continuation)["status"] == "disputed":
-                    _change(batch, _versioned(continuation, store.current_version(connection, continuation)),
-                            status=status, cause=f"restored: claim {retracted} was retracted", interval=None,
-                            reason=None, actor=actor)
+                version = store.current_version(connection, continuation)
+                if version["status"] == "disputed":
+                    _change(batch, _versioned(continuation, version), status=status,
+                            cause=f"restored: claim {retracted} was retracted", interval=None, reason=None, actor=actor)
 
 
 _CONTINUING = select(store.links.c.from_claim_id).where(
@@ -1010,7 +1004,7 @@ def _restorable_until(
 
 _CLAIM_KEY = select(
     store.claims.c.scope, store.claims.c.subject_id, store.claims.c.predicate, store.claims.c.qualifiers,
-    store.claims.c.object_id, store.claims.c.value,
+    store.claims.c.object_id, store.claims.c.value, store.claims.c.datatype,
 ).where(store.claims.c.id == bindparam("id"))
 
 

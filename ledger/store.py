@@ -707,9 +707,14 @@ def evidence_to_carry(connection: Connection, source_id: int) -> list[Mapping[An
     while current is not None and current not in chain:
         chain.append(current)
         current = connection.execute(_REVISION_OF, {"id": current}).scalar()
-    rows = list(connection.execute(_CHAIN_EVIDENCE, {"ids": chain}).mappings())
-    carried = {row["reanchored_from"] for row in rows}
-    return [row for row in rows if row["stale_at"] is None and row["id"] not in carried]
+    return _standing_evidence(connection.execute(_CHAIN_EVIDENCE, {"ids": chain}).mappings())
+
+
+def _standing_evidence(rows: Iterable[Mapping[Any, Any]]) -> list[Mapping[Any, Any]]:
+    """The rows neither flagged stale nor carried into a newer revision by another of ``rows``."""
+    listed = list(rows)
+    carried = {row["reanchored_from"] for row in listed}
+    return [row for row in listed if row["stale_at"] is None and row["id"] not in carried]
 
 
 _EVIDENCE_SPANS = select(
@@ -730,13 +735,8 @@ _CLAIM_EVIDENCE = select(evidence).where(evidence.c.claim_id == bindparam("id"))
 
 def current_evidence(connection: Connection, claim_id: int) -> list[Mapping[Any, Any]]:
     """A claim's evidence as it stands: rows neither flagged stale nor carried into a newer
-    revision by another row (``locator`` parsed)."""
-    rows = list(connection.execute(_CLAIM_EVIDENCE, {"id": claim_id}).mappings())
-    carried = {row["reanchored_from"] for row in rows}
-    return [
-        {**row, "locator": json.loads(row["locator"]) if isinstance(row["locator"], str) else row["locator"]}
-        for row in rows if row["stale_at"] is None and row["id"] not in carried
-    ]
+    revision by another row."""
+    return _standing_evidence(connection.execute(_CLAIM_EVIDENCE, {"id": claim_id}).mappings())
 
 
 def mark_stale(connection: Connection, evidence_ids: Sequence[int], now: datetime) -> None:
