@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -278,18 +277,18 @@ def _kind(path: Path) -> str:
     """"pdf" or "html" by the file's name, else by its first bytes; IngestError for anything else."""
     if path.is_dir():
         raise IngestError(f"the folder {path} holds no PDF or HTML file (.pdf, .html, .htm, .xhtml)")
+    from ledger.ingest.html import sniff_media_type
+
     kind = INGESTIBLE.get(path.suffix.lower())
     if kind is not None:
         return kind
     try:
         with path.open("rb") as file:
-            head = file.read(1024)
+            media_type = sniff_media_type(file.read(1024))
     except OSError as error:
         raise IngestError(f"cannot read {path}: {error.strerror or error}") from error
-    if head.lstrip().startswith(b"%PDF-"):
-        return "pdf"
-    if re.search(rb"<(!doctype html|html|head|body)[\s>]", head[:1024], re.IGNORECASE):
-        return "html"
+    if media_type is not None:
+        return "pdf" if media_type == "application/pdf" else "html"
     raise IngestError(f"{path} is neither a PDF nor an HTML page; for plain text use `ledger add-source`")
 
 

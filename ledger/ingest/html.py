@@ -741,7 +741,7 @@ def _receive(response: HTTPResponse, url: str, timeout: float, max_bytes: int) -
     if not data.strip():
         raise IngestError(f"{url} answered HTTP {response.status} with an empty body")
     if media is None or media == "application/octet-stream":
-        media = _sniff(data)
+        media = sniff_media_type(data)
         if media is None:
             raise IngestError(f"{url} served {declared_type or 'no Content-Type'}; ledger ingests HTML and PDF")
     charset = headers.get_content_charset()
@@ -784,7 +784,7 @@ def _body_decoder(content_encoding: str | None, url: str) -> _Inflater | None:
     raise IngestError(f"{url} served Content-Encoding {coding}, which ledger does not decode")
 
 
-def _sniff(data: bytes) -> str | None:
+def sniff_media_type(data: bytes) -> str | None:
     """The media type of an unlabelled body: PDF by its magic number, HTML by its first tags."""
     start = data[:1024].lstrip()
     if start.startswith(b"%PDF-"):
