@@ -10,6 +10,7 @@ from alembic.config import Config
 from sqlalchemy import Connection, Engine, inspect, text
 
 from ledger.db import check_is_ledger, describe, is_sqlite
+from ledger.errors import StoreError
 
 # Any constant works; it only has to be the same for every ledger process.
 _PG_MIGRATION_LOCK = 7_316_352_001
@@ -42,10 +43,23 @@ def upgrade(engine: Engine, *, create: bool = True) -> None:
     """
     with engine.connect() as connection:
         connection.execution_options(ledger_write=True)
-        with connection.begin():
-            if not is_sqlite(connection):
-                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_MIGRATION_LOCK})
-            inspector = inspect(connection)
-            tables = set(inspector.get_table_names()) | set(inspector.get_view_names())
-            check_is_ledger(tables, describe(engine.url), create=create)
-            command.upgrade(alembic_config(connection), "head")
+        sqlite = is_sqlite(connection)
+        if sqlite:
+            # SQLite changes a table's constraints by copying the table, which the rows citing it
+            # would refuse; its documented procedure: foreign keys off outside the transaction,
+            # checked before it commits.
+            connection.connection.driver_connection.execute("PRAGMA foreign_keys = OFF")  # type: ignore[union-attr]
+        try:
+            with connection.begin():
+                if not sqlite:
+                    connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_MIGRATION_LOCK})
+                inspector = inspect(connection)
+                tables = set(inspector.get_table_names()) | set(inspector.get_view_names())
+                check_is_ledger(tables, describe(engine.url), create=create)
+                command.upgrade(alembic_config(connection), "head")
+                if sqlite and (broken := connection.exec_driver_sql("PRAGMA foreign_key_check").first()):
+                    raise StoreError(f"upgrading the schema left a reference from table {broken[0]} row "
+                                     f"{broken[1]} to a missing row of {broken[2]}; nothing was changed")
+        finally:
+            if sqlite:
+                connection.connection.driver_connection.execute("PRAGMA foreign_keys = ON")  # type: ignore[union-attr]

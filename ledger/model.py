@@ -112,7 +112,12 @@ class Source(Table, table=True):
 
     __tablename__ = "sources"
     __table_args__ = (
-        UniqueConstraint("scope", "content_hash"),
+        # Bytes are stored once per scope as a first ingest, and once per revision they follow as
+        # a revision (a page A, B, then A again; a page changed to bytes stored under another uri).
+        Index("uq_sources_scope_content_hash", "scope", "content_hash", unique=True,
+              sqlite_where=text("revision_of IS NULL"), postgresql_where=text("revision_of IS NULL")),
+        Index("uq_sources_scope_content_hash_revision_of", "scope", "content_hash", "revision_of", unique=True,
+              sqlite_where=text("revision_of IS NOT NULL"), postgresql_where=text("revision_of IS NOT NULL")),
         Index("ix_sources_scope_uri", "scope", "uri"),
         Index("ix_sources_revision_of", "revision_of"),
     )

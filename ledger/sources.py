@@ -113,10 +113,9 @@ def store_draft(
 
     A new source's record is built from the row just written, as reading it back would give it.
     """
-    found = store.source_by_hash_or_uri(connection, scope, draft.content_hash, draft.uri or None)
-    if found is not None and found["content_hash"] == draft.content_hash:
-        return reads.source_record(connection, found, created=False)
-    previous = found  # the newest revision under the same uri, if any
+    stored, previous = _stored_or_previous(connection, draft, scope)
+    if stored is not None:
+        return reads.source_record(connection, stored, created=False)
     meta: dict[str, Any] = dict(draft.metadata)
     if draft.pages_without_text:
         meta["pages_without_text"] = list(draft.pages_without_text)
@@ -152,6 +151,34 @@ def _utc(value: datetime | None) -> datetime | None:
     return None if value is None else value.astimezone(UTC)
 
 
+def _stored_or_previous(
+    connection: Connection, draft: SourceDraft, scope: str
+) -> tuple[Mapping[Any, Any] | None, Mapping[Any, Any] | None]:
+    """(the source these bytes are stored as, or else the revision a new source follows); either
+    may be None.
+
+    A document is its uri's history: bytes other than those of the uri's newest revision make a
+    new revision of it, even bytes it had before (a page A, B, then A again) or bytes stored
+    under another uri, unless they were retrieved before the newest revision was (an older copy
+    of a revision stored already: that one). Without a history, bytes stored already (under
+    another uri, or none) are that source.
+    """
+    uri = draft.uri or None
+    found = store.sources_by_hash_or_uri(connection, scope, draft.content_hash, uri)
+    newest = max((row for row in found if uri is not None and row[2] == uri), default=None)
+    same = [row for row in found if row[1] == draft.content_hash]
+    if newest is None:
+        return (store.source_row(connection, max(same)[0]) if same else None), None
+    latest = store.source_row(connection, newest[0])
+    if newest[1] == draft.content_hash:
+        return latest, None
+    earlier = [row for row in same if row[2] == uri]
+    if earlier and draft.retrieved_at is not None and latest["retrieved_at"] is not None \
+            and draft.retrieved_at < latest["retrieved_at"]:
+        return store.source_row(connection, max(earlier)[0]), None
+    return None, latest
+
+
 def reanchor_evidence(
     connection: Connection, ids: store.Ids, *, previous_id: int, source_id: int, text: str,
     passages: Sequence[Mapping[Any, Any]], now: datetime,
@@ -161,7 +188,8 @@ def reanchor_evidence(
 
     Each evidence row is looked for by position, then by its exact quote, then by a fuzzy
     match guided by its prefix and suffix; the method and score are recorded on the new row,
-    which points back at the old one. Evidence whose quote is gone gets ``stale_at``.
+    which points back at the old one. Evidence whose quote is gone gets ``stale_at``; evidence
+    flagged stale before whose quote is back is carried like any other.
     """
     from ledger.evidence import MatchText, reanchor  # the matcher loads on first use
 
@@ -179,7 +207,8 @@ def reanchor_evidence(
         if anchor is None or (anchor.method == "fuzzy" and _changes_meaning(row["excerpt"], text[anchor.start:anchor.end])):
             # Gone, or only a near match that changed a number or a negation: "10 euros" is not
             # "19 euros", "is safe" is not "is not safe".
-            stale.append(row["id"])
+            if row["stale_at"] is None:
+                stale.append(row["id"])
             continue
         locator, page = build_locator(text, anchor.start, anchor.end, passages)
         moved.append({

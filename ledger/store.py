@@ -449,29 +449,25 @@ def merge_entities(connection: Connection, keep: int, other: int, now: datetime)
 
 _SOURCE = select(sources).where(sources.c.id == bindparam("id"))
 _BY_HASH_OR_URI = union_all(
-    select(sources.c.id, sources.c.content_hash)
+    # Every source with these bytes (a page that came back to earlier content has several) ...
+    select(sources.c.id, sources.c.content_hash, sources.c.uri, sources.c.retrieved_at)
     .where(sources.c.scope == bindparam("scope"), sources.c.content_hash == bindparam("hash")),
-    # The newest revision under the uri (with other bytes: the first part finds same bytes).
+    # ... and the newest revision under the uri.
     select(
-        select(sources.c.id, sources.c.content_hash)
-        .where(sources.c.scope == bindparam("scope"), sources.c.uri == bindparam("uri"),
-               sources.c.content_hash != bindparam("hash"))
+        select(sources.c.id, sources.c.content_hash, sources.c.uri, sources.c.retrieved_at)
+        .where(sources.c.scope == bindparam("scope"), sources.c.uri == bindparam("uri"))
         .order_by(sources.c.id.desc()).limit(1).subquery()
     ),
 )
 _PASSAGE_COUNT = select(func.count()).select_from(passages).where(passages.c.source_id == bindparam("id"))
 
 
-def source_by_hash_or_uri(
+def sources_by_hash_or_uri(
     connection: Connection, scope: str, content_hash: str, uri: str | None
-) -> Mapping[Any, Any] | None:
-    """The source with these original bytes in this scope if stored, else the newest revision
-    stored under ``uri`` (None if neither). A new document costs one small statement."""
-    found = run(connection, _BY_HASH_OR_URI, {"scope": scope, "hash": content_hash, "uri": uri})
-    if not found:
-        return None
-    source_id = next((row[0] for row in found if row[1] == content_hash), found[0][0])
-    return source_row(connection, source_id)
+) -> list[Any]:
+    """(id, content_hash, uri, retrieved_at) of the sources in ``scope`` with these bytes and of
+    the newest revision under ``uri``. A new document costs one small statement."""
+    return run(connection, _BY_HASH_OR_URI, {"scope": scope, "hash": content_hash, "uri": uri})
 
 
 def source_row(connection: Connection, source_id: int) -> Mapping[Any, Any]:
@@ -700,21 +696,22 @@ _MARK_STALE = (
 
 def evidence_to_carry(connection: Connection, source_id: int) -> list[Mapping[Any, Any]]:
     """The evidence a new revision after ``source_id`` must re-anchor: the rows citing it or any
-    earlier revision of it that are neither flagged stale nor carried into a later revision
-    already (evidence cited on an old revision after newer ones came is carried too)."""
+    earlier revision of it that no later row carried forward already (evidence cited on an old
+    revision after newer ones came is carried too). Rows flagged stale are among them: a quote
+    that comes back in a later revision supports its claim again."""
     chain: list[int] = []
     current: int | None = source_id
     while current is not None and current not in chain:
         chain.append(current)
         current = connection.execute(_REVISION_OF, {"id": current}).scalar()
-    return _standing_evidence(connection.execute(_CHAIN_EVIDENCE, {"ids": chain}).mappings())
+    return _uncarried(connection.execute(_CHAIN_EVIDENCE, {"ids": chain}).mappings())
 
 
-def _standing_evidence(rows: Iterable[Mapping[Any, Any]]) -> list[Mapping[Any, Any]]:
-    """The rows neither flagged stale nor carried into a newer revision by another of ``rows``."""
+def _uncarried(rows: Iterable[Mapping[Any, Any]]) -> list[Mapping[Any, Any]]:
+    """The rows no other of ``rows`` carried into a newer revision."""
     listed = list(rows)
     carried = {row["reanchored_from"] for row in listed}
-    return [row for row in listed if row["stale_at"] is None and row["id"] not in carried]
+    return [row for row in listed if row["id"] not in carried]
 
 
 _EVIDENCE_SPANS = select(
@@ -736,7 +733,8 @@ _CLAIM_EVIDENCE = select(evidence).where(evidence.c.claim_id == bindparam("id"))
 def current_evidence(connection: Connection, claim_id: int) -> list[Mapping[Any, Any]]:
     """A claim's evidence as it stands: rows neither flagged stale nor carried into a newer
     revision by another row."""
-    return _standing_evidence(connection.execute(_CLAIM_EVIDENCE, {"id": claim_id}).mappings())
+    return [row for row in _uncarried(connection.execute(_CLAIM_EVIDENCE, {"id": claim_id}).mappings())
+            if row["stale_at"] is None]
 
 
 def mark_stale(connection: Connection, evidence_ids: Sequence[int], now: datetime) -> None:

@@ -1,8 +1,9 @@
 -- name: stale_evidence
 -- params: scope:str
 -- returns: evidence_id, claim_id, source_id, relation, excerpt, stale_at:time, newer_source_id, claim_supported
--- Evidence whose quote vanished from a newer revision of its source, with whether its claim
--- still has supporting evidence in the newest revision of some source.
+-- Evidence whose quote vanished from a newer revision of its source (and has not come back in a
+-- later one), with whether its claim still has supporting evidence in the newest revision of
+-- some source.
 SELECT e.id AS evidence_id, e.claim_id, e.source_id, e.relation, e.excerpt, e.stale_at,
        (SELECT max(n.id) FROM sources AS n WHERE n.revision_of = e.source_id) AS newer_source_id,
        CASE WHEN EXISTS (SELECT 1 FROM evidence AS k
@@ -12,4 +13,5 @@ SELECT e.id AS evidence_id, e.claim_id, e.source_id, e.relation, e.excerpt, e.st
 FROM evidence AS e
 JOIN claims AS c ON c.id = e.claim_id
 WHERE e.stale_at IS NOT NULL AND c.scope = :scope
+  AND NOT EXISTS (SELECT 1 FROM evidence AS back WHERE back.claim_id = e.claim_id AND back.reanchored_from = e.id)
 ORDER BY e.claim_id, e.id

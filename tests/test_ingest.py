@@ -319,8 +319,11 @@ def test_a_stored_source_is_returned_as_it_reads_back(ledger: Ledger, clock) -> 
     clock.tick(days=1)
     revised = same_as_read(ledger.ingest_html((HTML / "article-revised.html").read_bytes(), url=ARTICLE_URL))
     assert revised.revision_of == original.id and revised.recorded_at == clock.now
+    clock.tick(days=1)
+    back = same_as_read(ledger.ingest_html((HTML / "article.html").read_bytes(), url=ARTICLE_URL))
+    assert back.created and back.revision_of == revised.id and back.content_hash == original.content_hash
     again = same_as_read(ledger.ingest_html((HTML / "article.html").read_bytes(), url=ARTICLE_URL))
-    assert again == dataclasses.replace(original, created=False)  # the older bytes: not a new revision
+    assert again == dataclasses.replace(back, created=False)
     # A hand-made draft: no passages, page_count only in its metadata, times not in UTC.
     bare = SourceDraft(kind="web", text="No passages here.", content_hash=content_hash(b"bare"), passages=(),
                        metadata={"sitename": "Example", "page_count": "7"},
@@ -398,6 +401,77 @@ def test_evidence_cited_on_an_older_revision_is_carried_into_the_next_one(ledger
     assert [(s.claim_id, s.excerpt) for s in ledger.stale_evidence()] == [(pier.id, "The pier opens at 8")]
     carried = [trail.evidence for trail in ledger.explain(ferries).evidence if trail.evidence.source_id == v3.id]
     assert [e.excerpt for e in carried] == ["Ferries run hourly"]
+
+
+def test_a_page_that_comes_back_to_earlier_content_is_a_new_revision(ledger: Ledger, clock) -> None:
+    """A page A, B, then A again: the third is a revision of B with A's bytes, and A's quotes support again."""
+    page = (HTML / "article.html").read_bytes()
+    edited = page.replace(b"Margaret Oduya, who has lived there since 1987", b"A resident")
+    first = ledger.ingest_html(page, url=ARTICLE_URL)
+    lives = ledger.assert_claim("Margaret Oduya", "lives on", "Ferry Lane",
+                                evidence=[ledger.cite(first, "Margaret Oduya, who has lived there since 1987")])
+    clock.tick()
+    second = ledger.ingest_html(edited, url=ARTICLE_URL)
+    resident = ledger.assert_claim("a resident", "quoted in", "tidal barrier",
+                                   evidence=[ledger.cite(second, "A resident")])
+    assert [(s.claim_id, s.claim_supported) for s in ledger.stale_evidence()] == [(lives.id, False)]
+    clock.tick()
+    back = ledger.ingest_html(page, url=ARTICLE_URL)
+    assert back.created and back.revision_of == second.id and back.id not in (first.id, second.id)
+    assert (back.content_hash, back.text) == (first.content_hash, first.text)
+    # The quote that had gone is found again; the one only the edit had is gone now.
+    assert [(s.claim_id, s.source_id, s.newer_source_id) for s in ledger.stale_evidence()] == [
+        (resident.id, second.id, back.id)]
+    trails = [t.evidence for t in ledger.explain(lives).evidence if t.source.id == back.id]
+    assert [(e.excerpt, e.anchor_method, e.stale_at) for e in trails] == [
+        ("Margaret Oduya, who has lived there since 1987", "position", None)]  # the same text as first
+    assert ledger.check().ok
+    # Now the newest revision: the same bytes again are that revision.
+    again = ledger.ingest_html(page, url=ARTICLE_URL)
+    assert again.id == back.id and not again.created
+
+
+def test_a_quote_that_returns_in_a_later_revision_supports_its_claim_again(ledger: Ledger, clock) -> None:
+    url = "https://port.example/notice"
+    v1 = ledger.add_source(text="Notice. The pier opens at 8. Ferries run hourly.", uri=url)
+    pier = ledger.assert_claim("pier", "opens at", value=8, evidence=[ledger.cite(v1, "The pier opens at 8")])
+    clock.tick()
+    ledger.add_source(text="Notice. Ferries run hourly.", uri=url)
+    clock.tick()
+    ledger.add_source(text="Notice (updated). Ferries run hourly.", uri=url)
+    assert [s.claim_id for s in ledger.stale_evidence()] == [pier.id]
+    clock.tick()
+    v4 = ledger.add_source(text="Notice (final). The pier opens at 8. Ferries run hourly.", uri=url)
+    assert ledger.stale_evidence() == []
+    assert [t.source.id for t in ledger.explain(pier).evidence if t.evidence.stale_at is None] == [v4.id]
+
+
+def test_an_older_copy_retrieved_before_the_newest_revision_is_not_a_revision(ledger: Ledger, clock) -> None:
+    page = (HTML / "article.html").read_bytes()
+    monday, wednesday = datetime(2026, 3, 2, tzinfo=UTC), datetime(2026, 3, 4, tzinfo=UTC)
+    first = ledger.ingest_html(page, url=ARTICLE_URL, retrieved_at=monday)
+    clock.tick()
+    second = ledger.ingest_html((HTML / "article-revised.html").read_bytes(), url=ARTICLE_URL, retrieved_at=wednesday)
+    clock.tick()  # an archive of Monday's copy is read in later: the page did not change back
+    archived = ledger.ingest_html(page, url=ARTICLE_URL, retrieved_at=monday + timedelta(hours=1))
+    assert archived.id == first.id and not archived.created
+    back = ledger.ingest_html(page, url=ARTICLE_URL, retrieved_at=wednesday + timedelta(days=1))
+    assert back.created and back.revision_of == second.id
+
+
+def test_a_page_changed_to_bytes_stored_under_another_address_is_a_revision_of_it(ledger: Ledger, clock) -> None:
+    mirror = ledger.add_source(text="The ferry timetable for the winter.", uri="https://mirror.example/timetable")
+    page = ledger.add_source(text="The ferry timetable for the summer.", uri="https://port.example/timetable")
+    claim = ledger.assert_claim("ferry timetable", "season", value="summer",
+                                evidence=[ledger.cite(page, "timetable for the summer")])
+    clock.tick()
+    changed = ledger.add_source(text="The ferry timetable for the winter.", uri="https://port.example/timetable")
+    assert changed.created and changed.revision_of == page.id and changed.uri == "https://port.example/timetable"
+    assert changed.id != mirror.id and changed.content_hash == mirror.content_hash
+    assert [s.claim_id for s in ledger.stale_evidence()] == [claim.id]
+    # Bytes stored already, without an address or with one that has no history: that source.
+    assert ledger.add_source(text="The ferry timetable for the winter.").id == changed.id
+    assert ledger.add_source(text="The ferry timetable for the winter.", uri="https://elsewhere.example/t").id == changed.id
 
 
 def test_the_same_page_shared_with_tracking_parameters_or_a_fragment_is_one_document(ledger: Ledger, clock) -> None:

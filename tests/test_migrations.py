@@ -35,8 +35,44 @@ def test_open_upgrades_an_older_database(db_url: str) -> None:
         doc = ledger.add_source(text="Upgraded databases work.")
         assert ledger.cite(doc, "work").excerpt == "work"
     with engine.connect() as connection:
-        assert MigrationContext.configure(connection).get_current_revision() == "0001"
+        assert MigrationContext.configure(connection).get_current_revision() == _head()
     engine.dispose()
+
+
+def test_upgrading_keeps_the_data_of_the_first_schema(db_url: str, clock) -> None:
+    """0002 lets a revision hold bytes stored before; sources stored under 0001 stay as they were."""
+    url = "https://port.example/notice"
+    with Ledger.open(db_url, clock=clock) as ledger:
+        first = ledger.add_source(text="The pier opens at 8.", uri=url)
+        clock.tick()
+        second = ledger.add_source(text="The pier opens at 9.", uri=url)
+        claim = ledger.assert_claim("pier", "opens at", value=9, evidence=[ledger.cite(second, "opens at 9")])
+    engine = make_engine(resolve_url(db_url))
+    with engine.connect() as connection:
+        if connection.dialect.name == "sqlite":  # SQLite copies the table: see ledger.migrate.upgrade
+            connection.connection.driver_connection.execute("PRAGMA foreign_keys = OFF")  # type: ignore[union-attr]
+        with connection.begin():
+            command.downgrade(alembic_config(connection), "0001")
+    engine.dispose()
+    clock.tick()
+    with Ledger.open(db_url, clock=clock) as ledger:
+        assert ledger.source(second.id).revision_of == first.id
+        back = ledger.add_source(text="The pier opens at 8.", uri=url)
+        assert back.created and back.revision_of == second.id and back.content_hash == first.content_hash
+        assert [e.source_id for e in ledger.stale_evidence()] == [second.id]  # the copied table kept its rows
+        assert [t.source.id for t in ledger.explain(claim).evidence] == [second.id]
+        assert ledger.check().ok
+    with engine.connect() as connection:
+        assert MigrationContext.configure(connection).get_current_revision() == _head()
+    engine.dispose()
+
+
+def _head() -> str:
+    from alembic.script import ScriptDirectory
+
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert head is not None
+    return head
 
 
 def test_sqlite_runs_in_wal_with_foreign_keys(tmp_path) -> None:
