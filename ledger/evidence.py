@@ -406,7 +406,7 @@ class _Query:
 
 # Scripts written without spaces between words (Thai, Lao, Tibetan, Myanmar, Khmer, Hangul
 # jamo and syllables, kana, CJK ideographs): a quote may begin or end at any of their letters.
-_UNSPACED = re.compile(
+UNSPACED_SCRIPTS = re.compile(
     "[\u0e00-\u0fff\u1000-\u109f\u1100-\u11ff\u1780-\u17ff\u3040-\u30ff\u3130-\u318f"
     "\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f"
     "\U00020000-\U0003134f]"
@@ -422,7 +422,7 @@ def _cuts(text: str, p: int) -> bool:
     if unicodedata.category(b)[0] == "M":  # a combining accent or vowel sign belongs to a
         return True
     if a.isalnum() and b.isalnum():
-        return not (_UNSPACED.match(a) or _UNSPACED.match(b))
+        return not (UNSPACED_SCRIPTS.match(a) or UNSPACED_SCRIPTS.match(b))
     if a.isdigit():  # "10" of "10.5" or "1,000"
         return b in ".," and text[p + 1 : p + 2].isdigit()
     return b.isdigit() and a in ".," and text[p - 2 : p - 1].isdigit()

@@ -46,6 +46,13 @@ def test_meta_author_wins_over_a_byline() -> None:
     assert draft.author == "Ana Lima"
 
 
+@pytest.mark.parametrize("name", ["王小明", "정덕현", "山田太郎", "สมชาย"])
+def test_a_one_word_author_is_a_name_in_scripts_written_without_spaces(name: str) -> None:
+    """trafilatura takes a one-word meta author for a handle; CJK, Hangul and Thai names are one word."""
+    assert read_html(_page(f"<meta name='author' content='{name}'>")).author == name
+    assert read_html(_page("<meta name='author' content='jsmith'>")).author is None  # a handle
+
+
 def test_json_ld_author_is_read() -> None:
     ld = '{"@context": "https://schema.org", "@type": "NewsArticle", "author": {"@type": "Person", "name": "Mei Chen"}}'
     draft = _with_json_ld(ld)

@@ -41,6 +41,8 @@ from datetime import UTC, date, datetime, timedelta
 from itertools import accumulate, islice
 from typing import TYPE_CHECKING, Any
 
+from ledger.evidence import UNSPACED_SCRIPTS
+
 if TYPE_CHECKING:
     from lxml.html import HtmlElement
     from trafilatura.settings import Document
@@ -117,8 +119,8 @@ def _document(tree: HtmlElement, lowered: bytes, json_ld: list[str], url: str | 
     )
 
     found = examine_meta(tree)
-    if found.author and " " not in found.author:  # trafilatura: a single word is a handle, not a name
-        found.author = None
+    if found.author and " " not in found.author and not UNSPACED_SCRIPTS.search(found.author):
+        found.author = None  # trafilatura: a single word is a handle, not a name (but 王小明, 정덕현 are names)
     # As in trafilatura: a schema it cannot map costs that block, not the page.
     with contextlib.suppress(ArithmeticError, AttributeError, LookupError, RecursionError, TypeError, ValueError):
         _json_ld(json_ld, found)
