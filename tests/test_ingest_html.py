@@ -171,6 +171,16 @@ def test_article_passages_are_its_paragraphs() -> None:
     ]  # fmt: skip
 
 
+def test_an_inline_quotation_stays_in_its_sentence_with_its_quotation_marks(ledger) -> None:  # type: ignore[no-untyped-def]
+    """A <q> reads as browsers render it; trafilatura alone breaks the paragraph around it."""
+    sentence = "Her deputy said \u201cthe tide rose \u2018faster than ever\u2019 on Monday\u201d at the meeting."
+    page = _fixture("inline-markup.html")
+    assert sentence in _passage_texts(read_html(page, url="https://tidewatch.example/notes"))
+    source = ledger.ingest_html(page, url="https://tidewatch.example/notes")
+    copied = "said \"the tide rose 'faster than ever' on Monday\" at the meeting"  # as typed, straight quotes
+    assert ledger.cite(source, copied).excerpt == sentence[11:-1]
+
+
 def test_revised_article_moves_changes_and_drops_paragraphs() -> None:
     original = _read_fixture("article.html")
     revised = _read_fixture("article-revised.html")

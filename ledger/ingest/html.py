@@ -100,6 +100,7 @@ def read_html(
     page = read_metadata(tree, markup, url=url, encoding=codec) if tree is not None else None
     if tree is not None:
         _unwrap_times_in_sentences(tree)  # the metadata has been read: the tree may change now
+        _inline_quotes(tree)
         for pre in tree.iter("pre"):  # trafilatura reads a <pre> holding one <span> as code, keeping its lines
             if pre.find("code") is None and (len(pre) != 1 or pre[0].tag != "span"):
                 _wrap_children(pre)
@@ -142,6 +143,24 @@ def _unwrap_times_in_sentences(tree: HtmlElement) -> None:
         around = (parent.text or "") + "".join((child.tail or "") for child in parent)
         if any(c.isalpha() for c in around):
             strip_tags(parent, "time")
+
+
+def _inline_quotes(tree: HtmlElement) -> None:
+    """Read a <q> as browsers render it: its words inside quotation marks (“ ”, ‘ ’ when nested),
+    in the sentence. trafilatura takes it for a block quote and breaks the paragraph around it."""
+    from lxml.etree import strip_tags
+
+    quotes = list(tree.iter("q"))
+    for quote in quotes:
+        nested = sum(1 for _ in quote.iterancestors("q")) % 2
+        opening, closing = ("\u2018", "\u2019") if nested else ("\u201c", "\u201d")
+        quote.text = opening + (quote.text or "")
+        if len(quote):
+            quote[-1].tail = (quote[-1].tail or "") + closing
+        else:
+            quote.text += closing
+    if quotes:
+        strip_tags(tree, "q")
 
 
 def _wrap_children(element: HtmlElement) -> None:
