@@ -7,6 +7,7 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
+from alembic.migration import MigrationContext
 from sqlalchemy import Connection, Engine, inspect, text
 
 from ledger.db import check_is_ledger, describe, is_sqlite
@@ -56,10 +57,13 @@ def upgrade(engine: Engine, *, create: bool = True) -> None:
                 inspector = inspect(connection)
                 tables = set(inspector.get_table_names()) | set(inspector.get_view_names())
                 check_is_ledger(tables, describe(engine.url), create=create)
+                before = MigrationContext.configure(connection).get_current_revision()
                 command.upgrade(alembic_config(connection), "head")
-                if sqlite and (broken := connection.exec_driver_sql("PRAGMA foreign_key_check").first()):
-                    raise StoreError(f"upgrading the schema left a reference from table {broken[0]} row "
-                                     f"{broken[1]} to a missing row of {broken[2]}; nothing was changed")
+                migrated = MigrationContext.configure(connection).get_current_revision() != before
+                if sqlite and migrated and (broken := connection.exec_driver_sql("PRAGMA foreign_key_check").first()):
+                    raise StoreError(f"upgrading the schema would leave a reference from table {broken[0]} "
+                                     f"row {broken[1]} to a missing row of {broken[2]}; nothing was changed (the reference was "
+                                     f"broken before; `PRAGMA foreign_key_check` in the sqlite3 shell lists such rows)")
         finally:
             if sqlite:
                 connection.connection.driver_connection.execute("PRAGMA foreign_keys = ON")  # type: ignore[union-attr]

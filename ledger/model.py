@@ -202,7 +202,13 @@ class Evidence(Table, table=True):
     """An exact excerpt of a source that supports or contradicts a claim, with its locator."""
 
     __tablename__ = "evidence"
-    __table_args__ = (Index("ix_evidence_claim_id", "claim_id"), Index("ix_evidence_source_id", "source_id"))
+    __table_args__ = (
+        Index("ix_evidence_claim_id", "claim_id"),
+        Index("ix_evidence_source_id", "source_id"),
+        # which rows a newer revision carried forward: looked up for every row a revision may carry
+        Index("ix_evidence_reanchored_from", "reanchored_from", sqlite_where=text("reanchored_from IS NOT NULL"),
+              postgresql_where=text("reanchored_from IS NOT NULL")),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     claim_id: int = Field(sa_column=Column(Integer, ForeignKey("claims.id"), nullable=False))

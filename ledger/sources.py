@@ -10,7 +10,7 @@ from typing import Any
 
 from sqlalchemy import Connection
 
-from ledger import reads, store
+from ledger import queries, reads, store
 from ledger.entities import check_text
 from ledger.errors import InvalidInput, NotFound
 from ledger.ingest.base import SourceDraft, content_hash, paragraph_passages
@@ -159,22 +159,23 @@ def _stored_or_previous(
 
     A document is its uri's history: bytes other than those of the uri's newest revision make a
     new revision of it, even bytes it had before (a page A, B, then A again) or bytes stored
-    under another uri, unless they were retrieved before the newest revision was (an older copy
-    of a revision stored already: that one). Without a history, bytes stored already (under
-    another uri, or none) are that source.
+    under another uri, unless they were retrieved before the newest revision was (its
+    ``retrieved_at``, else when it was stored): an older copy of a revision stored already,
+    which they are. Without a history, bytes stored already (under another uri, or none) are
+    the first source stored with them.
     """
     uri = draft.uri or None
     found = store.sources_by_hash_or_uri(connection, scope, draft.content_hash, uri)
     newest = max((row for row in found if uri is not None and row[2] == uri), default=None)
     same = [row for row in found if row[1] == draft.content_hash]
-    if newest is None:
-        return (store.source_row(connection, max(same)[0]) if same else None), None
+    if newest is None:  # the first source stored with these bytes, not a later revision holding them
+        return (store.source_row(connection, min(same)[0]) if same else None), None
     latest = store.source_row(connection, newest[0])
     if newest[1] == draft.content_hash:
         return latest, None
     earlier = [row for row in same if row[2] == uri]
-    if earlier and draft.retrieved_at is not None and latest["retrieved_at"] is not None \
-            and draft.retrieved_at < latest["retrieved_at"]:
+    seen_at = latest["retrieved_at"] or latest["recorded_at"]  # when the newest revision was read
+    if earlier and draft.retrieved_at is not None and draft.retrieved_at < seen_at:
         return store.source_row(connection, max(earlier)[0]), None
     return None, latest
 
@@ -183,8 +184,8 @@ def reanchor_evidence(
     connection: Connection, ids: store.Ids, *, previous_id: int, source_id: int, text: str,
     passages: Sequence[Mapping[Any, Any]], now: datetime,
 ) -> None:
-    """Carry the evidence of earlier revisions (``store.evidence_to_carry``) into a new one, or
-    flag it stale.
+    """Carry the evidence of earlier revisions (``queries/evidence_to_carry.sql``) into a new one,
+    or flag it stale.
 
     Each evidence row is looked for by position, then by its exact quote, then by a fuzzy
     match guided by its prefix and suffix; the method and score are recorded on the new row,
@@ -193,7 +194,7 @@ def reanchor_evidence(
     """
     from ledger.evidence import MatchText, reanchor  # the matcher loads on first use
 
-    rows = store.evidence_to_carry(connection, previous_id)
+    rows = queries.run(connection, "evidence_to_carry", source_id=previous_id).mappings().all()
     if not rows:
         return
     prepared = MatchText(text)

@@ -514,12 +514,12 @@ def source_passages(connection: Connection, source_id: int) -> list[Mapping[Any,
 
 _SOURCE_FACTS = select(
     sources.c.id, sources.c.scope, sources.c.revision_of, sources.c.publisher, sources.c.text_hash,
-    sources.c.trust,
+    sources.c.content_hash, sources.c.trust,
 ).where(one_of(sources.c.id, "ids"))
 
 
 def source_facts(connection: Connection, source_ids: Iterable[int]) -> dict[int, Mapping[Any, Any]]:
-    """id → (scope, revision_of, publisher, text_hash, trust), following revisions to their roots."""
+    """id → (scope, revision_of, publisher, text_hash, content_hash, trust), following revisions to their roots."""
     facts: dict[int, Mapping[Any, Any]] = {}
     pending = set(source_ids)
     while pending:
@@ -543,7 +543,8 @@ def family_of(facts: Mapping[int, Mapping[Any, Any]], source_id: int) -> int:
 
 
 def independence_keys(facts: Mapping[int, Mapping[Any, Any]], source_id: int) -> frozenset[str]:
-    """Keys two sources share when they are not independent (same document or same text and publisher)."""
+    """Keys two sources share when they are not independent (same document, same bytes, or same
+    text and publisher)."""
     cache = _KEYS.get(id(facts))
     if cache is None or cache[0] is not facts:
         _KEYS.clear()
@@ -559,7 +560,7 @@ _KEYS: dict[int, tuple[Mapping[int, Mapping[Any, Any]], dict[int, frozenset[str]
 
 def _independence_keys(facts: Mapping[int, Mapping[Any, Any]], source_id: int) -> frozenset[str]:
     row = facts[source_id]
-    keys = {f"family:{family_of(facts, source_id)}"}
+    keys = {f"family:{family_of(facts, source_id)}", f"bytes:{row['content_hash']}"}
     if row["publisher"]:
         keys.add(f"text:{row['publisher']}|{row['text_hash']}")
     return frozenset(keys)
@@ -686,25 +687,10 @@ def first_version(connection: Connection, claim_id: int) -> Mapping[Any, Any]:
     return connection.execute(_FIRST_VERSION, {"id": claim_id}).mappings().one()
 
 
-_REVISION_OF = select(sources.c.revision_of).where(sources.c.id == bindparam("id"))
-_CHAIN_EVIDENCE = select(evidence).where(one_of(evidence.c.source_id, "ids")).order_by(evidence.c.id)
 _MARK_STALE = (
     update(evidence).where(evidence.c.id == bindparam("evidence_id"), evidence.c.stale_at.is_(None))
     .values(stale_at=bindparam("now"))
 )
-
-
-def evidence_to_carry(connection: Connection, source_id: int) -> list[Mapping[Any, Any]]:
-    """The evidence a new revision after ``source_id`` must re-anchor: the rows citing it or any
-    earlier revision of it that no later row carried forward already (evidence cited on an old
-    revision after newer ones came is carried too). Rows flagged stale are among them: a quote
-    that comes back in a later revision supports its claim again."""
-    chain: list[int] = []
-    current: int | None = source_id
-    while current is not None and current not in chain:
-        chain.append(current)
-        current = connection.execute(_REVISION_OF, {"id": current}).scalar()
-    return _uncarried(connection.execute(_CHAIN_EVIDENCE, {"ids": chain}).mappings())
 
 
 def _uncarried(rows: Iterable[Mapping[Any, Any]]) -> list[Mapping[Any, Any]]:
@@ -716,11 +702,12 @@ def _uncarried(rows: Iterable[Mapping[Any, Any]]) -> list[Mapping[Any, Any]]:
 
 _EVIDENCE_SPANS = select(
     evidence.c.claim_id, evidence.c.source_id, evidence.c.char_start, evidence.c.char_end, evidence.c.relation,
-).where(one_of(evidence.c.claim_id, "ids"), evidence.c.stale_at.is_(None))
+).where(one_of(evidence.c.claim_id, "ids"))
 
 
 def evidence_spans(connection: Connection, claim_ids: Iterable[int]) -> set[tuple[int, int, int, int, str]]:
-    """(claim, source, char_start, char_end, relation) of the claims' evidence not flagged stale."""
+    """(claim, source, char_start, char_end, relation) of the claims' evidence, stale rows included:
+    citing a span again does not undo its staleness, a newer revision that has the quote does."""
     ids = sorted(set(claim_ids))
     if not ids:
         return set()

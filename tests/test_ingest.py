@@ -446,6 +446,38 @@ def test_a_quote_that_returns_in_a_later_revision_supports_its_claim_again(ledge
     assert [t.source.id for t in ledger.explain(pier).evidence if t.evidence.stale_at is None] == [v4.id]
 
 
+def test_citing_a_stale_span_again_adds_no_row_and_a_revert_carries_it_once(ledger: Ledger, clock) -> None:
+    url = "https://port.example/pier"
+    first = ledger.add_source(text="Notice. The pier opens at 8.", uri=url)
+    claim = ledger.assert_claim("pier", "opens at", value=8, evidence=[ledger.cite(first, "The pier opens at 8")])
+    clock.tick()
+    ledger.add_source(text="Notice. Closed.", uri=url)
+    clock.tick()  # the same span of the same old revision, again: still the one stale row
+    again = ledger.assert_claim("pier", "opens at", value=8, evidence=[ledger.cite(first, "The pier opens at 8")])
+    assert again.evidence_ids == claim.evidence_ids and len(ledger.stale_evidence()) == 1
+    clock.tick()
+    back = ledger.add_source(text="Notice. The pier opens at 8.", uri=url)
+    assert [t.source.id for t in ledger.explain(claim).evidence if t.evidence.stale_at is None] == [back.id]
+    assert ledger.stale_evidence() == []
+
+
+def test_a_page_flipping_between_two_states_carries_each_quote_once_per_revision(ledger: Ledger, clock) -> None:
+    url = "https://status.example/ferry"
+    running, suspended = "Ferry status. The ferry is running.", "Ferry status. The ferry is suspended."
+    first = ledger.add_source(text=running, uri=url)
+    claim = ledger.assert_claim("ferry", "status", value="running",
+                                evidence=[ledger.cite(first, "The ferry is running")])
+    for flip in range(1, 21):
+        clock.tick()
+        latest = ledger.add_source(text=suspended if flip % 2 else running, uri=url)
+    assert latest.created and latest.content_hash == first.content_hash
+    trails = ledger.explain(claim).evidence
+    # one row per revision that had the quote, each carried from the previous one that had it
+    assert [t.source.id for t in trails] == [first.id, *range(first.id + 2, latest.id + 1, 2)]
+    assert [t.evidence.stale_at is None for t in trails] == [False] * 10 + [True]
+    assert ledger.stale_evidence() == [] and ledger.check().ok
+
+
 def test_an_older_copy_retrieved_before_the_newest_revision_is_not_a_revision(ledger: Ledger, clock) -> None:
     page = (HTML / "article.html").read_bytes()
     monday, wednesday = datetime(2026, 3, 2, tzinfo=UTC), datetime(2026, 3, 4, tzinfo=UTC)
@@ -457,6 +489,12 @@ def test_an_older_copy_retrieved_before_the_newest_revision_is_not_a_revision(le
     assert archived.id == first.id and not archived.created
     back = ledger.ingest_html(page, url=ARTICLE_URL, retrieved_at=wednesday + timedelta(days=1))
     assert back.created and back.revision_of == second.id
+    # A newest revision stored without a retrieval time was read when it was stored.
+    clock.tick()
+    without = ledger.ingest_html((HTML / "article-revised.html").read_bytes(), url=ARTICLE_URL)
+    assert without.created and without.retrieved_at is None
+    older = ledger.ingest_html(page, url=ARTICLE_URL, retrieved_at=without.recorded_at - timedelta(hours=1))
+    assert older.id == back.id and not older.created
 
 
 def test_a_page_changed_to_bytes_stored_under_another_address_is_a_revision_of_it(ledger: Ledger, clock) -> None:
@@ -469,9 +507,18 @@ def test_a_page_changed_to_bytes_stored_under_another_address_is_a_revision_of_i
     assert changed.created and changed.revision_of == page.id and changed.uri == "https://port.example/timetable"
     assert changed.id != mirror.id and changed.content_hash == mirror.content_hash
     assert [s.claim_id for s in ledger.stale_evidence()] == [claim.id]
-    # Bytes stored already, without an address or with one that has no history: that source.
-    assert ledger.add_source(text="The ferry timetable for the winter.").id == changed.id
-    assert ledger.add_source(text="The ferry timetable for the winter.", uri="https://elsewhere.example/t").id == changed.id
+    # Bytes stored already, without an address or with one that has no history: the first source
+    # stored with them, not a later revision of some page that came to hold them.
+    assert ledger.add_source(text="The ferry timetable for the winter.").id == mirror.id
+    assert ledger.add_source(text="The ferry timetable for the winter.", uri="https://elsewhere.example/t").id == mirror.id
+    # Identical bytes are one piece of evidence, wherever they are stored.
+    clock.tick()
+    winter = ledger.assert_claim("winter ferry timetable", "published", value=True,
+                                 evidence=[ledger.cite(mirror, "timetable for the winter")])
+    clock.tick()
+    again = ledger.assert_claim("winter ferry timetable", "published", value=True,
+                                evidence=[ledger.cite(changed, "timetable for the winter")])
+    assert again.id == winter.id and (again.status, again.confidence) == ("reported", winter.confidence)
 
 
 def test_the_same_page_shared_with_tracking_parameters_or_a_fragment_is_one_document(ledger: Ledger, clock) -> None:

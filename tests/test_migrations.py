@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
@@ -65,6 +67,18 @@ def test_upgrading_keeps_the_data_of_the_first_schema(db_url: str, clock) -> Non
     with engine.connect() as connection:
         assert MigrationContext.configure(connection).get_current_revision() == _head()
     engine.dispose()
+
+
+def test_a_ledger_with_a_broken_reference_opens_so_check_can_report_it(tmp_path) -> None:
+    path = tmp_path / "broken.db"
+    with Ledger.open(path) as ledger:
+        source = ledger.add_source(text="Some text. The pier opens at 8.")
+        ledger.assert_claim("pier", "opens at", value=8, evidence=[ledger.cite(source, "The pier opens at 8")])
+    with sqlite3.connect(path) as raw:  # the sqlite3 shell's default: foreign keys off
+        raw.execute("UPDATE passages SET source_id = 999")
+    raw.close()
+    with Ledger.open(path) as ledger:  # only an upgrade checks every reference before it commits
+        assert not ledger.check().ok
 
 
 def _head() -> str:

@@ -3,7 +3,8 @@
 Such a page gets a third revision (revision_of B) with A's bytes, and a page changed to bytes
 stored under another uri a revision with them, so the unique (scope, content_hash) becomes two
 partial unique indexes: first ingests stay unique by their bytes; a revision is unique by its
-bytes and the revision it follows.
+bytes and the revision it follows. As every revision now looks for the evidence no newer row
+carried forward (stale rows included), evidence gets an index on reanchored_from.
 
 Downgrading fails while such a returning revision is stored.
 
@@ -33,9 +34,15 @@ def upgrade() -> None:
                               sqlite_where=_FIRST, postgresql_where=_FIRST)
         batch_op.create_index('uq_sources_scope_content_hash_revision_of', ['scope', 'content_hash', 'revision_of'],
                               unique=True, sqlite_where=_LATER, postgresql_where=_LATER)
+    carried = sa.text('reanchored_from IS NOT NULL')
+    with op.batch_alter_table('evidence', schema=None) as batch_op:
+        batch_op.create_index('ix_evidence_reanchored_from', ['reanchored_from'], unique=False,
+                              sqlite_where=carried, postgresql_where=carried)
 
 
 def downgrade() -> None:
+    with op.batch_alter_table('evidence', schema=None) as batch_op:
+        batch_op.drop_index('ix_evidence_reanchored_from')
     with op.batch_alter_table('sources', schema=None) as batch_op:
         batch_op.drop_index('uq_sources_scope_content_hash_revision_of')
         batch_op.drop_index('uq_sources_scope_content_hash')
