@@ -415,7 +415,8 @@ UNSPACED_SCRIPTS = re.compile(
 
 def _cuts(text: str, p: int) -> bool:
     """Whether a quote beginning or ending at offset ``p`` cuts a word or a number of ``text``:
-    "10" out of "100" or "10.5", "Anna" out of "Annabelle", a letter off its accent."""
+    "10" out of "100", "10.5", "1,000", "10:30" or "10/12", "Anna" out of "Annabelle", a letter
+    off its accent."""
     if p <= 0 or p >= len(text):
         return False
     a, b = text[p - 1], text[p]
@@ -423,9 +424,12 @@ def _cuts(text: str, p: int) -> bool:
         return True
     if a.isalnum() and b.isalnum():
         return not (UNSPACED_SCRIPTS.match(a) or UNSPACED_SCRIPTS.match(b))
-    if a.isdigit():  # "10" of "10.5" or "1,000"
-        return b in ".," and text[p + 1 : p + 2].isdigit()
-    return b.isdigit() and a in ".," and text[p - 2 : p - 1].isdigit()
+    if a.isdigit():  # "10" of "10.5", "1,000", a time "10:30", a fraction or date "10/12"
+        return b in _IN_NUMBERS and text[p + 1 : p + 2].isdigit()
+    return b.isdigit() and a in _IN_NUMBERS and text[p - 2 : p - 1].isdigit()
+
+
+_IN_NUMBERS = ".,:/"  # between two digits, part of one number
 
 
 def _whole(raw: str, hit: _Hit, breaks: Collection[int], open_end: bool) -> bool:
