@@ -265,8 +265,9 @@ class Ledger:
     ) -> Source:
         """Read a PDF (text in reading order, passages with page and bbox) into a source.
 
-        The same bytes again return the existing source; the same ``uri`` with new bytes makes a
-        revision and re-anchors the old revision's evidence. ``max_pages`` (default 5,000)
+        The same bytes again return the existing source; the same ``uri`` with other bytes than its
+        newest revision's (even those of an earlier one) makes a revision and re-anchors the older
+        revisions' evidence. ``max_pages`` (default 5,000)
         refuses documents claiming more pages, a guard against hostile files.
 
         Raises:

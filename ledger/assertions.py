@@ -116,7 +116,7 @@ class _Live:
 
     def standing(self, facts: Mapping[int, Mapping[Any, Any]]) -> Standing:
         return Standing(self.claim_id, self.object_key, self.status, self.valid_from, self.valid_until,
-                        frozenset(store.family_of(facts, s) for s in self.sources))
+                        frozenset(store.document_keys(facts, s) for s in self.sources))
 
     def independent_sources(self, facts: Mapping[int, Mapping[Any, Any]]) -> int:
         return _independent(self.sources, facts)
@@ -345,9 +345,10 @@ def _write_claims(
             candidates = group + [t for t in targets if t not in group]
         if candidates:
             _check_same_datatype(item, group)
-            families = {store.family_of(facts, c.source_id) for c in item.citations if c.relation == "supports"}
-            incoming = Incoming(item.object_key, _at(item.valid_from), _at(item.valid_until),
-                                frozenset(families), item.supersedes)
+            families = frozenset().union(
+                *(store.document_keys(facts, c.source_id) for c in item.citations if c.relation == "supports"))
+            incoming = Incoming(item.object_key, _at(item.valid_from), _at(item.valid_until), families,
+                                item.supersedes)
             decision = decide(incoming, [c.standing(facts) for c in candidates],
                               functional=_functional(definitions.get(item.predicate), item.object_id), now=now)
         else:

@@ -36,8 +36,9 @@ class Standing:
     status: str
     valid_from: datetime | None
     valid_until: datetime | None
-    #: Revision families (root source ids) of its supporting evidence.
-    families: frozenset[int]
+    #: For each source of its supporting evidence, the keys of the document it is
+    #: (``store.document_keys``: its revision family, its bytes).
+    families: frozenset[frozenset[str]]
 
     @property
     def empty(self) -> bool:
@@ -52,7 +53,8 @@ class Incoming:
     object_key: str
     valid_from: datetime | None
     valid_until: datetime | None
-    families: frozenset[int]
+    #: The document keys of all the sources of its supporting evidence.
+    families: frozenset[str]
     supersedes: frozenset[int] = frozenset()
 
 
@@ -152,9 +154,10 @@ def decide(
                 # a value for a while only ("900 in July and August"): the old one holds again after it
                 resumes.append(Change(claim.claim_id, claim.status, valid_until, claim.valid_until,
                                       f"resumes claim {claim.claim_id}"))
-        elif claim.families and claim.families <= new.families:
-            # Corrected by its own source: every source behind the old claim is (a revision of)
-            # a source behind the new one. An independent source still backing it makes a conflict.
+        elif claim.families and all(keys & new.families for keys in claim.families):
+            # Corrected by its own source: every source behind the old claim is (a revision of, or
+            # the same bytes as) a source behind the new one. An independent source still backing
+            # it makes a conflict.
             changes.append(_whole(claim, now, "corrected by its own source"))
             links.append(LinkDraft("supersedes", None, claim.claim_id))
             causes.append(f"corrects claim {claim.claim_id}")

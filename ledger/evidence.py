@@ -957,12 +957,13 @@ def reanchor(
     prefix: str,
     suffix: str,
     min_score: float = 0.85,
+    fuzzy: bool = True,
 ) -> Anchor | None:
     """Find evidence again in a new revision of its document; None if the quote is gone.
 
     Tries, in order: the old position ("position"), occurrences of the quote picked by
-    prefix/suffix agreement then nearness to the old start ("quote"), and the best
-    approximate match scoring at least ``min_score`` ("fuzzy"). None of them may cut a word
+    prefix/suffix agreement then nearness to the old start ("quote"), and, if ``fuzzy``, the
+    best approximate match scoring at least ``min_score`` ("fuzzy"). None of them may cut a word
     or number the quote did not cut in the old text (between ``prefix`` and ``suffix``):
     "budget is 10" is not found again in "budget is 100".
 
@@ -992,6 +993,8 @@ def reanchor(
     if hits:
         best, _ = _pick(raw, hits, context, near=start)
         return Anchor(best.start, best.end, "quote", 1.0)
+    if not fuzzy:
+        return None
     cand = _fuzzy(mt, query.text, context, mt._norm_offset(start))
     if cand is None or cand.score < min_score or cand.score <= 0.0 or not whole(cand.start, cand.end):
         return None

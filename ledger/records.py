@@ -51,7 +51,8 @@ class Source:
     passage_count: int = 0
     page_count: int | None = None
     pages_without_text: tuple[int, ...] = ()
-    #: True when this call stored it; False when the same bytes were already there.
+    #: True when this call stored it; False when these bytes were stored already as the source
+    #: returned (a page that came back to earlier bytes is a new revision: True).
     created: bool = True
     text: str = field(default="", repr=False)
 

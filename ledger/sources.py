@@ -109,13 +109,14 @@ def utf8(text: str, *, what: str) -> bytes:
 def store_draft(
     connection: Connection, ids: store.Ids, draft: SourceDraft, *, scope: str, trust: Trust, now: datetime
 ) -> Source:
-    """Store a draft unless the same bytes are already there; returns its record (``created`` says which).
+    """Store a draft unless its bytes are stored already (see :func:`_stored_or_previous`);
+    returns its record (``created`` says which).
 
     A new source's record is built from the row just written, as reading it back would give it.
     """
     stored, previous = _stored_or_previous(connection, draft, scope)
     if stored is not None:
-        return reads.source_record(connection, stored, created=False)
+        return reads.source_record(connection, store.source_row(connection, stored), created=False)
     meta: dict[str, Any] = dict(draft.metadata)
     if draft.pages_without_text:
         meta["pages_without_text"] = list(draft.pages_without_text)
@@ -128,7 +129,7 @@ def store_draft(
         "publisher": draft.publisher, "published_at": draft.published_at, "retrieved_at": draft.retrieved_at,
         "content_hash": draft.content_hash,
         "text_hash": hashlib.sha256(utf8(draft.text, what="the source text")).hexdigest(),
-        "text": draft.text, "trust": trust, "revision_of": previous["id"] if previous else None,
+        "text": draft.text, "trust": trust, "revision_of": previous,
         "meta": meta or None, "recorded_at": now,
     }
     starts, ends, pages, boxes, paragraphs = zip(*draft.passages) if draft.passages else ((),) * 5
@@ -139,23 +140,21 @@ def store_draft(
     if previous is not None:
         located = [{"page": p.page, "bbox": p.bbox, "char_start": p.char_start, "char_end": p.char_end,
                     "paragraph": p.paragraph} for p in draft.passages]
-        reanchor_evidence(connection, ids, previous_id=previous["id"], source_id=source_id, text=draft.text,
+        reanchor_evidence(connection, ids, previous_id=previous, source_id=source_id, text=draft.text,
                           passages=located, now=now)
     # The record of what was just written, as reading it back would give it (times in UTC).
-    stored = {**row, "id": source_id, "published_at": _utc(draft.published_at),
-              "retrieved_at": _utc(draft.retrieved_at), "recorded_at": _utc(now)}
-    return reads.source_record(connection, stored, created=True, passage_count=len(draft.passages))
+    written = {**row, "id": source_id, "published_at": _utc(draft.published_at),
+               "retrieved_at": _utc(draft.retrieved_at), "recorded_at": _utc(now)}
+    return reads.source_record(connection, written, created=True, passage_count=len(draft.passages))
 
 
 def _utc(value: datetime | None) -> datetime | None:
     return None if value is None else value.astimezone(UTC)
 
 
-def _stored_or_previous(
-    connection: Connection, draft: SourceDraft, scope: str
-) -> tuple[Mapping[Any, Any] | None, Mapping[Any, Any] | None]:
-    """(the source these bytes are stored as, or else the revision a new source follows); either
-    may be None.
+def _stored_or_previous(connection: Connection, draft: SourceDraft, scope: str) -> tuple[int | None, int | None]:
+    """(the id of the source these bytes are stored as, or else of the revision a new source
+    follows); either may be None.
 
     A document is its uri's history: bytes other than those of the uri's newest revision make a
     new revision of it, even bytes it had before (a page A, B, then A again) or bytes stored
@@ -169,15 +168,15 @@ def _stored_or_previous(
     newest = max((row for row in found if uri is not None and row[2] == uri), default=None)
     same = [row for row in found if row[1] == draft.content_hash]
     if newest is None:  # the first source stored with these bytes, not a later revision holding them
-        return (store.source_row(connection, min(same)[0]) if same else None), None
-    latest = store.source_row(connection, newest[0])
+        return (min(same)[0] if same else None), None
     if newest[1] == draft.content_hash:
-        return latest, None
+        return newest[0], None
     earlier = [row for row in same if row[2] == uri]
-    seen_at = latest["retrieved_at"] or latest["recorded_at"]  # when the newest revision was read
-    if earlier and draft.retrieved_at is not None and draft.retrieved_at < seen_at:
-        return store.source_row(connection, max(earlier)[0]), None
-    return None, latest
+    if earlier and draft.retrieved_at is not None:
+        latest = store.source_row(connection, newest[0])
+        if draft.retrieved_at < (latest["retrieved_at"] or latest["recorded_at"]):  # when it was read
+            return max(earlier)[0], None
+    return None, newest[0]
 
 
 def reanchor_evidence(
@@ -190,7 +189,8 @@ def reanchor_evidence(
     Each evidence row is looked for by position, then by its exact quote, then by a fuzzy
     match guided by its prefix and suffix; the method and score are recorded on the new row,
     which points back at the old one. Evidence whose quote is gone gets ``stale_at``; evidence
-    flagged stale before whose quote is back is carried like any other.
+    flagged stale before whose quote is back as written (position or quote, not fuzzy) is
+    carried like any other.
     """
     from ledger.evidence import MatchText, reanchor  # the matcher loads on first use
 
@@ -203,12 +203,15 @@ def reanchor_evidence(
     for row in rows:
         quote: dict[str, Any] = next(
             (s for s in row["locator"].get("selectors", ()) if s.get("type") == "TextQuoteSelector"), {})
+        # A quote flagged stale counts again only as written: an approximate search for every
+        # quote a page ever lost, in every later revision, would grow without end.
         anchor = reanchor(prepared, exact=row["excerpt"], start=row["char_start"], end=row["char_end"],
-                          prefix=quote.get("prefix", ""), suffix=quote.get("suffix", ""))
+                          prefix=quote.get("prefix", ""), suffix=quote.get("suffix", ""),
+                          fuzzy=row["stale_at"] is None)
         if anchor is None or (anchor.method == "fuzzy" and _changes_meaning(row["excerpt"], text[anchor.start:anchor.end])):
             # Gone, or only a near match that changed a number or a negation: "10 euros" is not
             # "19 euros", "is safe" is not "is not safe".
-            if row["stale_at"] is None:
+            if row["stale_at"] is None:  # flagged once, when it went
                 stale.append(row["id"])
             continue
         locator, page = build_locator(text, anchor.start, anchor.end, passages)

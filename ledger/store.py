@@ -450,11 +450,11 @@ def merge_entities(connection: Connection, keep: int, other: int, now: datetime)
 _SOURCE = select(sources).where(sources.c.id == bindparam("id"))
 _BY_HASH_OR_URI = union_all(
     # Every source with these bytes (a page that came back to earlier content has several) ...
-    select(sources.c.id, sources.c.content_hash, sources.c.uri, sources.c.retrieved_at)
+    select(sources.c.id, sources.c.content_hash, sources.c.uri)
     .where(sources.c.scope == bindparam("scope"), sources.c.content_hash == bindparam("hash")),
     # ... and the newest revision under the uri.
     select(
-        select(sources.c.id, sources.c.content_hash, sources.c.uri, sources.c.retrieved_at)
+        select(sources.c.id, sources.c.content_hash, sources.c.uri)
         .where(sources.c.scope == bindparam("scope"), sources.c.uri == bindparam("uri"))
         .order_by(sources.c.id.desc()).limit(1).subquery()
     ),
@@ -465,8 +465,8 @@ _PASSAGE_COUNT = select(func.count()).select_from(passages).where(passages.c.sou
 def sources_by_hash_or_uri(
     connection: Connection, scope: str, content_hash: str, uri: str | None
 ) -> list[Any]:
-    """(id, content_hash, uri, retrieved_at) of the sources in ``scope`` with these bytes and of
-    the newest revision under ``uri``. A new document costs one small statement."""
+    """(id, content_hash, uri) of the sources in ``scope`` with these bytes and of the newest
+    revision under ``uri``. A new document costs one small statement."""
     return run(connection, _BY_HASH_OR_URI, {"scope": scope, "hash": content_hash, "uri": uri})
 
 
@@ -542,9 +542,14 @@ def family_of(facts: Mapping[int, Mapping[Any, Any]], source_id: int) -> int:
     return source_id
 
 
+def document_keys(facts: Mapping[int, Mapping[Any, Any]], source_id: int) -> frozenset[str]:
+    """Keys two sources share when they are the same document: one revision family, or the same
+    original bytes (a page that came to hold another address's bytes)."""
+    return frozenset({f"family:{family_of(facts, source_id)}", f"bytes:{facts[source_id]['content_hash']}"})
+
+
 def independence_keys(facts: Mapping[int, Mapping[Any, Any]], source_id: int) -> frozenset[str]:
-    """Keys two sources share when they are not independent (same document, same bytes, or same
-    text and publisher)."""
+    """Keys two sources share when they are not independent (same document, or same text and publisher)."""
     cache = _KEYS.get(id(facts))
     if cache is None or cache[0] is not facts:
         _KEYS.clear()
@@ -560,10 +565,8 @@ _KEYS: dict[int, tuple[Mapping[int, Mapping[Any, Any]], dict[int, frozenset[str]
 
 def _independence_keys(facts: Mapping[int, Mapping[Any, Any]], source_id: int) -> frozenset[str]:
     row = facts[source_id]
-    keys = {f"family:{family_of(facts, source_id)}", f"bytes:{row['content_hash']}"}
-    if row["publisher"]:
-        keys.add(f"text:{row['publisher']}|{row['text_hash']}")
-    return frozenset(keys)
+    keys = document_keys(facts, source_id)
+    return keys | {f"text:{row['publisher']}|{row['text_hash']}"} if row["publisher"] else keys
 
 
 def count_independent(key_sets: Iterable[frozenset[str]]) -> int:
@@ -693,11 +696,11 @@ _MARK_STALE = (
 )
 
 
-def _uncarried(rows: Iterable[Mapping[Any, Any]]) -> list[Mapping[Any, Any]]:
-    """The rows no other of ``rows`` carried into a newer revision."""
+def _standing_evidence(rows: Iterable[Mapping[Any, Any]]) -> list[Mapping[Any, Any]]:
+    """The rows neither flagged stale nor carried into a newer revision by another of ``rows``."""
     listed = list(rows)
     carried = {row["reanchored_from"] for row in listed}
-    return [row for row in listed if row["id"] not in carried]
+    return [row for row in listed if row["stale_at"] is None and row["id"] not in carried]
 
 
 _EVIDENCE_SPANS = select(
@@ -720,8 +723,7 @@ _CLAIM_EVIDENCE = select(evidence).where(evidence.c.claim_id == bindparam("id"))
 def current_evidence(connection: Connection, claim_id: int) -> list[Mapping[Any, Any]]:
     """A claim's evidence as it stands: rows neither flagged stale nor carried into a newer
     revision by another row."""
-    return [row for row in _uncarried(connection.execute(_CLAIM_EVIDENCE, {"id": claim_id}).mappings())
-            if row["stale_at"] is None]
+    return _standing_evidence(connection.execute(_CLAIM_EVIDENCE, {"id": claim_id}).mappings())
 
 
 def mark_stale(connection: Connection, evidence_ids: Sequence[int], now: datetime) -> None:

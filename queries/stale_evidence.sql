@@ -13,5 +13,5 @@ SELECT e.id AS evidence_id, e.claim_id, e.source_id, e.relation, e.excerpt, e.st
 FROM evidence AS e
 JOIN claims AS c ON c.id = e.claim_id
 WHERE e.stale_at IS NOT NULL AND c.scope = :scope
-  AND NOT EXISTS (SELECT 1 FROM evidence AS back WHERE back.claim_id = e.claim_id AND back.reanchored_from = e.id)
+  AND NOT EXISTS (SELECT 1 FROM evidence AS back WHERE back.reanchored_from = e.id)
 ORDER BY e.claim_id, e.id

@@ -21,12 +21,12 @@ def d(month: int) -> datetime:
 
 def standing(claim_id: int, value: str, start: datetime | None, end: datetime | None = None, family: int = 1,
              status: str = "reported") -> Standing:
-    return Standing(claim_id, value, status, start, end, frozenset({family}))
+    return Standing(claim_id, value, status, start, end, frozenset({frozenset({f"family:{family}"})}))
 
 
 def new(value: str, start: datetime | None, end: datetime | None = None, family: int = 2,
         supersedes: frozenset[int] = frozenset()) -> Incoming:
-    return Incoming(value, start, end, frozenset({family}), supersedes)
+    return Incoming(value, start, end, frozenset({f"family:{family}"}), supersedes)
 
 
 def test_same_value_overlapping_corroborates() -> None:

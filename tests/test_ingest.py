@@ -441,6 +441,9 @@ def test_a_quote_that_returns_in_a_later_revision_supports_its_claim_again(ledge
     ledger.add_source(text="Notice (updated). Ferries run hourly.", uri=url)
     assert [s.claim_id for s in ledger.stale_evidence()] == [pier.id]
     clock.tick()
+    ledger.add_source(text="Notice (final). The pier opens at 8:30. Ferries run hourly.", uri=url)
+    assert [s.claim_id for s in ledger.stale_evidence()] == [pier.id]  # back only as written
+    clock.tick()
     v4 = ledger.add_source(text="Notice (final). The pier opens at 8. Ferries run hourly.", uri=url)
     assert ledger.stale_evidence() == []
     assert [t.source.id for t in ledger.explain(pier).evidence if t.evidence.stale_at is None] == [v4.id]
@@ -519,6 +522,12 @@ def test_a_page_changed_to_bytes_stored_under_another_address_is_a_revision_of_i
     again = ledger.assert_claim("winter ferry timetable", "published", value=True,
                                 evidence=[ledger.cite(changed, "timetable for the winter")])
     assert again.id == winter.id and (again.status, again.confidence) == ("reported", winter.confidence)
+    # ... and one source for corrections: a second value from either copy corrects the first.
+    clock.tick()
+    corrected = ledger.assert_claim("winter ferry timetable", "published", value=False,
+                                    evidence=[ledger.cite(changed, "The ferry timetable")])
+    assert corrected.cause == f"asserted; corrects claim {winter.id}"
+    assert ledger.claim(winter).status == "superseded"
 
 
 def test_the_same_page_shared_with_tracking_parameters_or_a_fragment_is_one_document(ledger: Ledger, clock) -> None:

@@ -51,6 +51,7 @@ def test_a_one_word_author_is_a_name_in_scripts_written_without_spaces(name: str
     """trafilatura takes a one-word meta author for a handle; CJK, Hangul and Thai names are one word."""
     assert read_html(_page(f"<meta name='author' content='{name}'>")).author == name
     assert read_html(_page("<meta name='author' content='jsmith'>")).author is None  # a handle
+    assert read_html(_page("<meta name='author' content='jsmith王'>")).author is None  # not all of one script
 
 
 def test_json_ld_author_is_read() -> None:

@@ -119,8 +119,8 @@ def _document(tree: HtmlElement, lowered: bytes, json_ld: list[str], url: str | 
     )
 
     found = examine_meta(tree)
-    if found.author and " " not in found.author and not UNSPACED_SCRIPTS.search(found.author):
-        found.author = None  # trafilatura: a single word is a handle, not a name (but 王小明, 정덕현 are names)
+    if found.author and " " not in found.author and not _unspaced_name(found.author):
+        found.author = None  # trafilatura: a single word is a handle, not a name
     # As in trafilatura: a schema it cannot map costs that block, not the page.
     with contextlib.suppress(ArithmeticError, AttributeError, LookupError, RecursionError, TypeError, ValueError):
         _json_ld(json_ld, found)
@@ -153,6 +153,13 @@ def _document(tree: HtmlElement, lowered: bytes, json_ld: list[str], url: str | 
 
 
 _HOST = re.compile(r"https?://(?:www\.|w[0-9]+\.)?([^/]+)")
+
+
+def _unspaced_name(word: str) -> bool:
+    """Whether every letter of a one-word author is of a script whose names are written as one
+    word (王小明, 山田太郎, 정덕현): a name there, where "jsmith" or "jsmith王" is a handle."""
+    letters = [ch for ch in word if ch.isalpha()]
+    return bool(letters) and all(UNSPACED_SCRIPTS.match(ch) for ch in letters)
 
 
 _JSON_LD_TYPES = frozenset({"application/ld+json", "application/settings+json"})
