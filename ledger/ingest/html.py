@@ -99,11 +99,7 @@ def read_html(
     markup = raw if _ascii_compatible(codec) else text.encode()
     page = read_metadata(tree, markup, url=url, encoding=codec) if tree is not None else None
     if tree is not None:
-        _unwrap_times_in_sentences(tree)  # the metadata has been read: the tree may change now
-        _inline_quotes(tree)
-        for pre in tree.iter("pre"):  # trafilatura reads a <pre> holding one <span> as code, keeping its lines
-            if pre.find("code") is None and (len(pre) != 1 or pre[0].tag != "span"):
-                _wrap_children(pre)
+        _mend_inline_markup(tree)  # the metadata has been read: the tree may change now
     paragraphs = _paragraphs(_extract(tree, text, url, where))
     if page is None or not _has_prose(paragraphs):
         raise IngestError(
@@ -129,15 +125,28 @@ def read_html(
     )
 
 
-def _unwrap_times_in_sentences(tree: HtmlElement) -> None:
+def _mend_inline_markup(tree: HtmlElement) -> None:
+    """Mend, in one walk, the markup trafilatura would misread: a <time> or a <q> inside a
+    sentence, and a <pre> without <code>."""
+    found: dict[str, list[HtmlElement]] = {"time": [], "q": [], "pre": []}
+    for element in tree.iter("time", "q", "pre"):
+        found[element.tag].append(element)
+    _unwrap_times_in_sentences(found["time"])
+    _inline_quotes(tree, found["q"])
+    for pre in found["pre"]:  # trafilatura reads a <pre> holding one <span> as code, keeping its lines
+        if pre.find("code") is None and (len(pre) != 1 or pre[0].tag != "span"):
+            _wrap_children(pre)
+
+
+def _unwrap_times_in_sentences(times: list[HtmlElement]) -> None:
     """Keep the text of a <time> that stands inside a sentence ("resigned on <time>Tuesday</time>
     after a vote"): trafilatura deletes every <time> with its text, which is right for a
     dateline of its own but cuts words out of running text."""
     from lxml.etree import strip_tags
 
-    for time in list(tree.iter("time")):
+    for time in times:
         parent = time.getparent()
-        if parent is None:
+        if parent is None:  # unwrapped already, with a sibling
             continue
         # the text beside it in the same run of text (not inside other elements such as a heading)
         around = (parent.text or "") + "".join((child.tail or "") for child in parent)
@@ -145,12 +154,11 @@ def _unwrap_times_in_sentences(tree: HtmlElement) -> None:
             strip_tags(parent, "time")
 
 
-def _inline_quotes(tree: HtmlElement) -> None:
+def _inline_quotes(tree: HtmlElement, quotes: list[HtmlElement]) -> None:
     """Read a <q> as browsers render it: its words inside quotation marks (“ ”, ‘ ’ when nested),
     in the sentence. trafilatura takes it for a block quote and breaks the paragraph around it."""
     from lxml.etree import strip_tags
 
-    quotes = list(tree.iter("q"))
     for quote in quotes:
         nested = sum(1 for _ in quote.iterancestors("q")) % 2
         opening, closing = ("\u2018", "\u2019") if nested else ("\u201c", "\u201d")
