@@ -157,6 +157,16 @@ def test_undeclared_date_is_searched_for_in_the_page() -> None:
     assert draft.published_at == datetime(2022, 2, 14, tzinfo=UTC)
 
 
+def test_a_copyright_year_is_not_a_publication_date() -> None:
+    """htmldate reads "© 2024" as 2024-01-01; a 1 January only the free text suggests is not believed."""
+    footer = "<footer><p>\u00a9 2024 Harbour Times. All rights reserved.</p></footer>"
+    draft = read_html(_page(after=footer))
+    assert draft.published_at is None and "date" not in draft.metadata
+    marked = read_html(_page(before="<p class='date'><time datetime='2024-01-01'>1 January 2024</time></p>",
+                             after=footer))
+    assert marked.metadata["date"] == "2024-01-01"  # the page's date markup says that very day
+
+
 @pytest.mark.parametrize("stamp", ["0001-01-01T00:00:00+01:00", "0001-01-01T00:00:00-01:00", "1970-01-01T00:00:00Z",
                                    "9999-12-31T23:00:00-05:00", "2999-01-01T00:00:00Z"])
 def test_impossible_or_placeholder_declared_dates_are_not_believed(stamp: str) -> None:

@@ -21,7 +21,8 @@ where they cost it about half of the time it takes to read a page:
 
 The publication date is the one the page declares (``article:published_time``, or a
 ``datePublished`` in JSON-LD or other script data), with its time of day; only a page that
-declares none is searched by htmldate, as trafilatura searches it. ``modified_at`` is only ever
+declares none is searched by htmldate, as trafilatura searches it, except that a year alone
+(htmldate reads "© 2024" as 2024-01-01) is believed only where the date markup names that day. ``modified_at`` is only ever
 what the page declares (``article:modified_time``, ``og:updated_time``, ``dateModified``).
 Declared times before 1995 (placeholders such as 1970-01-01) or more than a day ahead are not
 believed.
@@ -511,13 +512,18 @@ def _searchable(tree: HtmlElement) -> bool:
 
 
 def _searched_date(tree: HtmlElement, url: str | None) -> date | None:
-    """htmldate's publication date, searched as trafilatura searches it (extensive, original date)."""
+    """htmldate's publication date, searched as trafilatura searches it (extensive, original date),
+    except a year alone taken for 1 January."""
     from htmldate import find_date
     from trafilatura.settings import set_date_params
 
     params = set_date_params(True)
     params["url"] = url
     found = find_date(tree, **params)
+    # htmldate's last resort reads a year alone ("© 2024", a copyright line) as 1 January:
+    # believed only if the page's date markup, searched without the free text, says that day.
+    if found and found.endswith("-01-01") and find_date(tree, **{**params, "extensive_search": False}) != found:
+        found = None
     try:
         return date.fromisoformat(found) if found else None
     except ValueError:
