@@ -22,8 +22,9 @@ where they cost it about half of the time it takes to read a page:
 The publication date is the one the page declares (``article:published_time``, or a
 ``datePublished`` in JSON-LD or other script data), with its time of day; only a page that
 declares none is searched by htmldate, as trafilatura searches it, except that a year alone
-(htmldate reads "© 2024" as 2024-01-01) is believed only where the date markup names that day. ``modified_at`` is only ever
-what the page declares (``article:modified_time``, ``og:updated_time``, ``dateModified``).
+(htmldate reads "© 2024" as 2024-01-01) is believed only where the date markup names that day.
+``modified_at`` is only ever what the page declares (``article:modified_time``,
+``og:updated_time``, ``dateModified``).
 Declared times before 1995 (placeholders such as 1970-01-01) or more than a day ahead are not
 believed.
 """
