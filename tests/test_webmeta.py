@@ -165,6 +165,8 @@ def test_a_copyright_year_is_not_a_publication_date() -> None:
     marked = read_html(_page(before="<p class='date'><time datetime='2024-01-01'>1 January 2024</time></p>",
                              after=footer))
     assert marked.metadata["date"] == "2024-01-01"  # the page's date markup says that very day
+    for written in ("Posted January 1, 2024 by Ann", "Published 1 January 2024", "Stand: 01.01.2024"):
+        assert read_html(_page(before=f"<p>{written}</p>", after=footer)).metadata.get("date") == "2024-01-01"
 
 
 @pytest.mark.parametrize("stamp", ["0001-01-01T00:00:00+01:00", "0001-01-01T00:00:00-01:00", "1970-01-01T00:00:00Z",

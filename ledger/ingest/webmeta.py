@@ -22,7 +22,8 @@ where they cost it about half of the time it takes to read a page:
 The publication date is the one the page declares (``article:published_time``, or a
 ``datePublished`` in JSON-LD or other script data), with its time of day; only a page that
 declares none is searched by htmldate, as trafilatura searches it, except that a year alone
-(htmldate reads "© 2024" as 2024-01-01) is believed only where the date markup names that day.
+(htmldate reads "© 2024" as 2024-01-01) is believed only where the date markup or the text
+names that day.
 ``modified_at`` is only ever what the page declares (``article:modified_time``,
 ``og:updated_time``, ``dateModified``).
 Declared times before 1995 (placeholders such as 1970-01-01) or more than a day ahead are not
@@ -512,6 +513,20 @@ def _searchable(tree: HtmlElement) -> bool:
     return sum(1 for _ in islice(tree.iter(), MAX_SEARCHED_ELEMENTS + 1)) <= MAX_SEARCHED_ELEMENTS
 
 
+def _new_year_written(text: str, year: str) -> bool:
+    """Whether ``text`` writes out 1 January of ``year`` ("January 1, 2024", "1. Januar 2024",
+    "2024-01-01", "01/01/2024"), not just the year."""
+    from htmldate.extractors import regex_parse
+
+    new_year = datetime(int(year), 1, 1)
+    numeric = re.compile(rf"(?<!\d)(?:{year}[-/.]0?1[-/.]0?1|0?1[-/.]0?1[-/.]{year})(?!\d)")
+    for match in re.finditer(re.escape(year), text):
+        around = text[max(0, match.start() - 40) : match.end() + 12]
+        if numeric.search(around) or regex_parse(around) == new_year:
+            return True
+    return False
+
+
 def _searched_date(tree: HtmlElement, url: str | None) -> date | None:
     """htmldate's publication date, searched as trafilatura searches it (extensive, original date),
     except a year alone taken for 1 January."""
@@ -522,8 +537,10 @@ def _searched_date(tree: HtmlElement, url: str | None) -> date | None:
     params["url"] = url
     found = find_date(tree, **params)
     # htmldate's last resort reads a year alone ("© 2024", a copyright line) as 1 January:
-    # believed only if the page's date markup, searched without the free text, says that day.
-    if found and found.endswith("-01-01") and find_date(tree, **{**params, "extensive_search": False}) != found:
+    # believed only if the page's date markup (the search without free text) or its text names
+    # that day.
+    if found and found.endswith("-01-01") and find_date(tree, **{**params, "extensive_search": False}) != found \
+            and not _new_year_written(tree.text_content(), found[:4]):
         found = None
     try:
         return date.fromisoformat(found) if found else None
