@@ -429,7 +429,10 @@ def _cuts(text: str, p: int) -> bool:
     return b.isdigit() and a in _IN_NUMBERS and text[p - 2 : p - 1].isdigit()
 
 
-_IN_NUMBERS = ".,:/"  # between two digits, part of one number
+# Between two digits, part of one number: decimal and thousands marks, a time's or a ratio's
+# colon, a fraction's or a date's slash (full-width and typographic forms too). "Windows 10" is
+# thus not found in "Windows 10/11": quoting the whole "10/11" is the fix the error suggests.
+_IN_NUMBERS = ".,:/\uff0e\uff0c\uff1a\uff0f\u2236\u2044"
 
 
 def _whole(raw: str, hit: _Hit, breaks: Collection[int], open_end: bool) -> bool:

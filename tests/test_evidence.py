@@ -145,12 +145,14 @@ def test_a_quote_copied_to_the_end_of_a_line_may_end_on_its_break_hyphen() -> No
         ("opens at 8", "opens at 8:30"),
         ("30 pm", "8:30 pm"),
         ("scored 7", "scored 7/10"),
+        ("開店は８", "開店は８：３０"),
+        ("It is 1", "It is 1\u20442"),
         ("the cafe", "the café"),  # decomposed: the accent is part of the letter
     ],
 )
 def test_a_quote_must_not_cut_a_word_or_number(quote: str, cut: str) -> None:
     text = ("The budget is 100 euros. Chair: Annabelle. It rose by 10.5 percent, of 1,000. It opens at 8:30 pm "
-            "and scored 7/10. Meet at the cafe\u0301.")
+            "and scored 7/10. 開店は８：３０. It is 1\u20442. Meet at the cafe\u0301.")
     with pytest.raises(QuoteNotFound, match="only inside a longer word or number") as refused:
         locate_quote(text, quote)
     assert unicodedata.normalize("NFC", cut) in unicodedata.normalize("NFC", str(refused.value))
