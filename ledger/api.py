@@ -4,6 +4,7 @@ nothing; every call is one transaction in the modules below it.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -261,14 +262,15 @@ class Ledger:
     def ingest_pdf(
         self, path_or_bytes: str | os.PathLike[str] | bytes, *, uri: str | None = None,
         password: str | None = None, trust: Trust = "trusted", scope: str = "default",
-        max_pages: int | None = None,
+        max_pages: int | None = None, retrieved_at: TimeInput | None = None,
     ) -> Source:
         """Read a PDF (text in reading order, passages with page and bbox) into a source.
 
         The same bytes again return the existing source; the same ``uri`` with other bytes than its
         newest revision's (even those of an earlier one) makes a revision and re-anchors the older
         revisions' evidence. ``max_pages`` (default 5,000)
-        refuses documents claiming more pages, a guard against hostile files.
+        refuses documents claiming more pages, a guard against hostile files. ``retrieved_at``:
+        when it was downloaded, if it was (``ingest_url`` sets it).
 
         Raises:
             IngestError: unreadable, encrypted without the right password, too large, …
@@ -284,6 +286,7 @@ class Ledger:
         sources.quarantine_scope(check_scope(scope), trust)
         if password is not None and not isinstance(password, str):
             raise InvalidInput(f"password must be a string or None, not {type(password).__name__}")
+        retrieved = _time(retrieved_at, "retrieved_at")
         with store.paused_gc():  # a book is tens of thousands of lines and passages
             if isinstance(path_or_bytes, (bytes, bytearray)):
                 draft = read_pdf(bytes(path_or_bytes), uri=uri, password=password, max_pages=max_pages)
@@ -293,6 +296,8 @@ class Ledger:
                 draft = read_pdf_file(path_or_bytes, uri=uri, password=password, max_pages=max_pages)
             else:
                 raise IngestError(f"ingest_pdf takes a file path or the PDF's bytes, not {type(path_or_bytes).__name__}")
+            if retrieved is not None:
+                draft = dataclasses.replace(draft, retrieved_at=retrieved)
             source = self.add_draft(draft, trust=trust, scope=scope)
         if draft.page_count and len(draft.pages_without_text) == draft.page_count:
             pages = ", ".join(map(str, draft.pages_without_text))
@@ -329,7 +334,8 @@ class Ledger:
 
         fetched = fetch(url, timeout=timeout, max_bytes=max_bytes)
         if fetched.content_type == "application/pdf":
-            return self.ingest_pdf(fetched.data, uri=document_url(fetched.url), trust=trust, scope=scope)
+            return self.ingest_pdf(fetched.data, uri=document_url(fetched.url), trust=trust, scope=scope,
+                                   retrieved_at=fetched.retrieved_at)
         return self.ingest_html(fetched.data, url=fetched.url, retrieved_at=fetched.retrieved_at,
                                 encoding=fetched.charset, trust=trust, scope=scope)
 

@@ -216,7 +216,8 @@ def test_ingest_url_takes_html_and_pdf_and_refuses_the_rest(ledger: Ledger, serv
     page = ledger.ingest_url(f"{server}/article")
     assert page.kind == "web" and "tidal barrier" in page.text
     paper = ledger.ingest_url(f"{server}/paper.pdf")
-    assert paper.kind == "pdf"
+    assert paper.kind == "pdf" and page.retrieved_at is not None and paper.retrieved_at is not None
+    assert abs(paper.retrieved_at - datetime.now(UTC)) < timedelta(minutes=5)  # when it was downloaded
     before = table_dump(ledger.url)
     for path, message in (("/archive.zip", "application/zip"), ("/nothing", "404"), ("/loop", "redirect")):
         with pytest.raises(IngestError, match=message):
@@ -498,6 +499,20 @@ def test_an_older_copy_retrieved_before_the_newest_revision_is_not_a_revision(le
     assert without.created and without.retrieved_at is None
     older = ledger.ingest_html(page, url=ARTICLE_URL, retrieved_at=without.recorded_at - timedelta(hours=1))
     assert older.id == back.id and not older.created
+
+
+def test_an_older_pdf_copy_with_its_download_time_is_not_a_revision(ledger: Ledger, clock) -> None:
+    uri = "https://example.org/report.pdf"
+    monday, wednesday = datetime(2026, 3, 2, tzinfo=UTC), datetime(2026, 3, 4, tzinfo=UTC)
+    first = ledger.ingest_pdf(PDF / "two-column.pdf", uri=uri, retrieved_at=monday)
+    clock.tick()
+    second = ledger.ingest_pdf(PDF / "multi-page.pdf", uri=uri, retrieved_at=wednesday)
+    assert second.revision_of == first.id and second.retrieved_at == wednesday
+    clock.tick()
+    cached = ledger.ingest_pdf(PDF / "two-column.pdf", uri=uri, retrieved_at=monday)  # a cached download
+    assert cached.id == first.id and not cached.created
+    with pytest.raises(InvalidInput, match="retrieved_at"):
+        ledger.ingest_pdf(PDF / "two-column.pdf", uri=uri, retrieved_at="last Monday")
 
 
 def test_a_page_changed_to_bytes_stored_under_another_address_is_a_revision_of_it(ledger: Ledger, clock) -> None:
