@@ -10,7 +10,7 @@ text character for character. Both the text and the quote are normalized the sam
   matches "well-\\nknown";
 - ligatures expand (U+FB00-FB06 "ﬁ" -> "fi", "…" -> "...");
 - soft hyphens and zero-width characters (U+00AD, U+200B-200D, U+2060, U+FEFF) vanish;
-- curly quotes and primes become ' and ", dashes and the minus sign become -;
+- curly quotes, guillemets and primes become ' and ", dashes and the minus sign become -;
 - a table cell separator " | " (web table rows are stored so) is a space: a row copied from
   a browser, cells apart by tabs, matches.
 
@@ -58,6 +58,10 @@ _QUOTES = {
     "\u201e": '"',  # „
     "\u201f": '"',  # ‟
     "\u2033": '"',  # ″
+    "\u00ab": '"',  # « (French, Russian, Spanish, Swiss German quotation marks)
+    "\u00bb": '"',  # »
+    "\u2039": "'",  # ‹
+    "\u203a": "'",  # ›
 }
 _DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"  # ‐ ‑ ‒ – — ― −
 #: One character to one character: applied first with str.replace, keeps offsets.

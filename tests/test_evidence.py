@@ -243,14 +243,14 @@ def test_invisible_characters_are_not_part_of_the_span() -> None:
     assert text[a.start : a.end] == "word"
 
 
-@pytest.mark.parametrize("curly", ["\u2018", "\u2019", "\u201a", "\u201b", "\u2032"])
+@pytest.mark.parametrize("curly", ["\u2018", "\u2019", "\u201a", "\u201b", "\u2032", "\u2039", "\u203a"])
 def test_single_curly_quotes_and_prime(curly: str) -> None:
     text = f"it{curly}s here"
     assert excerpt(text, "it's here") == text
     assert excerpt("it's here", f"it{curly}s here") == "it's here"
 
 
-@pytest.mark.parametrize("curly", ["\u201c", "\u201d", "\u201e", "\u201f", "\u2033"])
+@pytest.mark.parametrize("curly", ["\u201c", "\u201d", "\u201e", "\u201f", "\u2033", "\u00ab", "\u00bb"])
 def test_double_curly_quotes_and_double_prime(curly: str) -> None:
     text = f"the {curly}word{curly} here"
     assert excerpt(text, 'the "word" here') == text
