@@ -224,7 +224,7 @@ def _sections(tree: HtmlElement) -> list[str]:
 # checked against the rules.
 _BYLINE_HINTS = (b"author", b"byl", b"bbl", b"username", b"screenname", b"writer", b"zuozhe", b"bianji",
                  b"xiaobian", b"channel-name", b"submitted-by", b"posted-by", b"journalist-name")
-_MARK_ATTRIBUTES = ("class", "id", "itemprop", "rel", "data-testid", "data-component")
+_MARK_ATTRIBUTES = frozenset({"class", "id", "itemprop", "rel", "data-testid", "data-component"})
 _ANY_MARK = re.compile("|".join(hint.decode() for hint in _BYLINE_HINTS))  # on lower-cased text
 _TIER_1_TAGS = frozenset({"a", "address", "div", "link", "p", "span", "strong"})
 _TIER_2_TAGS = frozenset({"a", "div", "h3", "h4", "p", "span"})
@@ -251,9 +251,8 @@ def _byline(tree: HtmlElement) -> str | None:
         if element.tag == "author":
             found.append(element)
             values.append("author")
-        for name in _MARK_ATTRIBUTES:
-            value = element.get(name)
-            if value is not None:
+        for name, value in element.items():  # one call: most elements have no attributes
+            if name in _MARK_ATTRIBUTES:
                 found.append(element)
                 values.append(value.lower())
     tiers: tuple[dict[Any, None], ...] = ({}, {}, {})
@@ -372,19 +371,23 @@ _TAG_GROUPS: tuple[_Group, ...] = (
 
 
 def _document_links(tree: HtmlElement) -> list[HtmlElement]:
-    """The ``<a href>`` elements of the whole document in document order, as trafilatura's
-    absolute XPaths find them (markup after ``</html>`` makes a second top-level element)."""
-    return [link for link in _document_elements(tree, "a") if link.get("href") is not None]
+    """The ``<a href>`` elements of the whole document whose href could name a category or tag
+    path, in document order, as trafilatura's absolute XPaths find them (markup after
+    ``</html>`` makes a second top-level element)."""
+    return [link for link in _document_elements(tree, "a")
+            if (href := link.get("href")) is not None and ("/categor" in href or "/tag" in href)]
 
 
 def _document_elements(tree: HtmlElement, *tags: str) -> Iterator[HtmlElement]:
     """The elements (of ``tags``, or all) of the whole document in document order: what an
     absolute XPath such as "//a" finds, walked instead, as libxml2 can take minutes sorting
     such a node-set on a large page."""
+    from lxml.etree import Element
+
     root = tree.getroottree().getroot()
     for top in (*reversed(list(root.itersiblings(preceding=True))), root, *root.itersiblings()):
         if isinstance(top.tag, str):
-            yield from (element for element in top.iter(*tags) if isinstance(element.tag, str))
+            yield from top.iter(*(tags or (Element,)))  # Element: elements only, no comments
 
 
 def _grouped_links(links: list[HtmlElement], path: re.Pattern[str], groups: tuple[_Group, ...]) -> list[str] | None:
