@@ -31,7 +31,7 @@ import difflib
 import re
 import string
 import unicodedata
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -723,12 +723,19 @@ def _align(q_words: list[str], tokens: list[tuple[int, int, str]]) -> tuple[int,
     return i, j
 
 
-def _fuzzy(mt: MatchText, q: str, context: _Context, near: int | None) -> _Candidate | None:
-    """The best approximate occurrence of normalized quote ``q`` (bounded work)."""
+def _fuzzy(
+    mt: MatchText, q: str, context: _Context, near: int | None, passed_over: Callable[[int, int], bool] | None = None
+) -> _Candidate | None:
+    """The best approximate occurrence of normalized quote ``q`` (bounded work); spans for
+    which ``passed_over(start, end)`` holds are not candidates."""
     norm = mt.normalized
     votes = _seed_votes(norm, q, context, near)
     q_words = q.split(" ")
     slack = 16 + len(q) // 4
+
+    def usable(cand: _Candidate | None) -> bool:
+        return cand is not None and (passed_over is None or not passed_over(cand.start, cand.end))
+
     best: tuple[_Candidate, list[tuple[int, int, str]], int, int] | None = None
     for first, last in _windows(votes, q, near):
         lo, hi = max(0, first - slack), min(len(norm), last + len(q) + slack)
@@ -739,20 +746,34 @@ def _fuzzy(mt: MatchText, q: str, context: _Context, near: int | None) -> _Candi
         if span is None or span[0] >= span[1]:
             continue
         cand = _candidate(mt, q, context, tokens, *span)
-        if cand is not None and (best is None or cand.objective > best[0].objective):
+        if cand is not None and usable(cand) and (best is None or cand.objective > best[0].objective):
             best = (cand, tokens, *span)
     if best is None:
         return None
     cand, tokens, i, j = best
     # Refine the edges by a word either way, by likeness to the quote: the context chose the
     # place, but near the end (or start) of a text what follows a span says little about it.
+    # A word standing in for the quote's first or last word stays, though dropping it would look
+    # more alike: "approved the route" is found again as "rejected the route", not "the route".
+    keep_first, keep_last = _substituted_edges(q_words, [t[2] for t in tokens[i:j]])
     for di in (-1, 0, 1):
         for dj in (-1, 0, 1):
+            if (di > 0 and keep_first) or (dj < 0 and keep_last):
+                continue
             if (di or dj) and 0 <= i + di < j + dj <= len(tokens):
                 other = _candidate(mt, q, context, tokens, i + di, j + dj)
-                if other is not None and other.score > cand.score + 1e-9:
+                if other is not None and other.score > cand.score + 1e-9 and usable(other):
                     cand = other
     return cand
+
+
+def _substituted_edges(q_words: list[str], words: list[str]) -> tuple[bool, bool]:
+    """Whether the first (last) words of ``words`` take the place of the quote's first (last)
+    words rather than being words the quote does not have."""
+    opcodes = difflib.SequenceMatcher(None, q_words, words, autojunk=False).get_opcodes()
+    if not opcodes:
+        return False, False
+    return opcodes[0][0] == "replace", opcodes[-1][0] == "replace"
 
 
 def _lead_punct(word: str) -> int:
@@ -965,6 +986,7 @@ def reanchor(
     suffix: str,
     min_score: float = 0.85,
     fuzzy: bool = True,
+    old_text: str | None = None,
 ) -> Anchor | None:
     """Find evidence again in a new revision of its document; None if the quote is gone.
 
@@ -972,7 +994,10 @@ def reanchor(
     prefix/suffix agreement then nearness to the old start ("quote"), and, if ``fuzzy``, the
     best approximate match scoring at least ``min_score`` ("fuzzy"). None of them may cut a word
     or number the quote did not cut in the old text (between ``prefix`` and ``suffix``):
-    "budget is 10" is not found again in "budget is 100".
+    "budget is 10" is not found again in "budget is 100". Given ``old_text`` (the text the
+    evidence was found in, at ``start``:``end``), a near match that the old text already held
+    elsewhere is another passage, not the quote changed: a deleted "open on weekdays" is not
+    found again as the "open on weekends" next to it.
 
     Raises:
         InvalidInput: ``exact`` is empty or whitespace, or ``min_score`` is outside [0, 1].
@@ -1002,7 +1027,20 @@ def reanchor(
         return Anchor(best.start, best.end, "quote", 1.0)
     if not fuzzy:
         return None
-    cand = _fuzzy(mt, query.text, context, mt._norm_offset(start))
+    def held_before(s: int, e: int) -> bool:
+        return old_text is not None and _held_elsewhere(old_text, raw[s:e], start, end)
+
+    cand = _fuzzy(mt, query.text, context, mt._norm_offset(start), held_before)
     if cand is None or cand.score < min_score or cand.score <= 0.0 or not whole(cand.start, cand.end):
         return None
     return Anchor(cand.start, cand.end, "fuzzy", min(1.0, cand.score))
+
+
+def _held_elsewhere(old_text: str, passage: str, start: int, end: int) -> bool:
+    """Whether ``old_text`` holds ``passage`` somewhere not overlapping ``start``:``end``."""
+    at = old_text.find(passage)
+    while at >= 0:
+        if at >= end or at + len(passage) <= start:
+            return True
+        at = old_text.find(passage, at + 1)
+    return False

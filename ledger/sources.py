@@ -198,6 +198,8 @@ def reanchor_evidence(
     if not rows:
         return
     prepared = MatchText(text)
+    # The texts the quotes were found in: a near match they held already is another passage.
+    old_texts = store.source_texts(connection, {row["source_id"] for row in rows if row["stale_at"] is None})
     moved: list[dict[str, Any]] = []
     stale: list[int] = []
     for row in rows:
@@ -207,7 +209,7 @@ def reanchor_evidence(
         # quote a page ever lost, in every later revision, would grow without end.
         anchor = reanchor(prepared, exact=row["excerpt"], start=row["char_start"], end=row["char_end"],
                           prefix=quote.get("prefix", ""), suffix=quote.get("suffix", ""),
-                          fuzzy=row["stale_at"] is None)
+                          fuzzy=row["stale_at"] is None, old_text=old_texts.get(row["source_id"]))
         if anchor is None or (anchor.method == "fuzzy" and _changes_meaning(row["excerpt"], text[anchor.start:anchor.end])):
             # Gone, or only a near match that changed a number or a negation: "10 euros" is not
             # "19 euros", "is safe" is not "is not safe".

@@ -498,6 +498,33 @@ def test_reanchor_changed_word_at_the_edge_uses_context() -> None:
     assert new[a.start : a.end] == "holds 62% of ordinary shares as of March 2025"
 
 
+@pytest.mark.parametrize(("old_word", "new_word"), [("approved", "rejected"), ("line", "route")])
+def test_reanchor_keeps_a_changed_first_or_last_word_in_the_excerpt(old_word: str, new_word: str) -> None:
+    """Dropping the changed word looks more like the quote, but would hide the change."""
+    old = "Minutes of the meeting. The council approved the northern route for the new tram line. Adjourned."
+    quote = "approved the northern route for the new tram line"
+    ev = _evidence(old, quote=quote)
+    new = old.replace(old_word, new_word)
+    a = reanchor(new, **ev)
+    assert a is not None and a.method == "fuzzy"
+    assert new[a.start : a.end] == quote.replace(old_word, new_word)
+
+
+def test_reanchor_passes_over_a_near_match_the_old_text_already_held() -> None:
+    weekdays = "Visitors must register at the front desk before entering the laboratory on weekdays."
+    weekends = weekdays.replace("weekdays", "weekends")
+    badges = "The east wing is reserved for staff members who hold a valid access badge."
+    old = doc(weekdays, badges, weekends)
+    ev = _evidence(old, quote=weekdays.rstrip("."))
+    deleted = doc(badges, weekends)
+    assert reanchor(deleted, **ev) is not None  # without the old text: the sentence next to it
+    assert reanchor(deleted, **ev, old_text=old) is None
+    edited = doc(badges, weekends, weekdays.replace("front desk", "main desk"))  # changed and moved
+    a = reanchor(edited, **ev, old_text=old)
+    assert a is not None and a.method == "fuzzy"
+    assert edited[a.start : a.end] == weekdays.replace("front desk", "main desk").rstrip(".")
+
+
 def test_reanchor_changed_word_below_min_score_is_none() -> None:
     ev = _evidence()
     new = OLD.replace("62%", "64%")

@@ -389,6 +389,26 @@ def test_a_near_match_that_negates_the_evidence_makes_it_stale(ledger: Ledger, c
     assert len(ledger.stale_evidence()) == 1
 
 
+def test_a_deleted_paragraph_does_not_move_its_evidence_to_a_similar_one(ledger: Ledger, clock) -> None:
+    rules = ["Visitors must register at the front desk before entering the laboratory on weekdays.",
+             "The east wing is reserved for staff members who hold a valid access badge.",
+             "Visitors must register at the front desk before entering the laboratory on weekends."]
+    url = "https://lab.example/rules"
+    first = ledger.ingest_html(_rules_page(rules), url=url)
+    claim = ledger.assert_claim("laboratory", "weekday visitors", value="register at the front desk",
+                                evidence=[ledger.cite(first, rules[0].rstrip("."))])
+    clock.tick()
+    ledger.ingest_html(_rules_page(rules[1:]), url=url)
+    assert [(s.claim_id, s.claim_supported) for s in ledger.stale_evidence()] == [(claim.id, False)]
+    carried = [e for e in ledger.explain(claim).evidence if e.evidence.anchor_method == "fuzzy"]
+    assert carried == []
+
+
+def _rules_page(paragraphs: list[str]) -> str:
+    body = "".join(f"<p>{p}</p>" for p in paragraphs)
+    return f"<html><head><title>Rules</title></head><body><article><h1>Rules</h1>{body}</article></body></html>"
+
+
 def test_evidence_cited_on_an_older_revision_is_carried_into_the_next_one(ledger: Ledger, clock) -> None:
     url = "https://port.example/notice"
     v1 = ledger.add_source(text="Notice. The pier opens at 8. Ferries run hourly. End.", uri=url)
