@@ -181,6 +181,24 @@ def test_an_inline_quotation_stays_in_its_sentence_with_its_quotation_marks(ledg
     assert ledger.cite(source, copied).excerpt == sentence[11:-1]
 
 
+def test_inline_code_left_outside_its_paragraph_stays_in_its_sentence() -> None:
+    """trafilatura can drop a list item's own text and leave its inline code in the body; that
+    code is not a code block when its sentence runs on beside it on the same line."""
+    items = "".join(f"<li> {item}</li>" for item in (
+        "An anonymous mapping (not backed by a file)",
+        "<code>memfd_create()</code>, if the kernel supports it.",
+        "A file in the directory named by the variable <code>LIBFFI_TMPDIR</code>.",
+    ))
+    page = (f"<html><head><title>Memory</title></head><body><h2>Memory usage</h2><p>{PROSE[3:-4]}"
+            f"The search follows this list, using the first that works:</p><ul>{items}</ul>"
+            "<p>Install it with:</p><pre>pip install tide-logger</pre>"
+            f"{PROSE}</body></html>")
+    texts = _passage_texts(read_html(page))
+    assert any("memfd_create(), if the kernel supports it." in text for text in texts)
+    assert all(any(c.isalnum() for c in text) for text in texts)  # no passage of punctuation alone
+    assert "pip install tide-logger" in texts  # a one-line code block is still a passage of its own
+
+
 def test_revised_article_moves_changes_and_drops_paragraphs() -> None:
     original = _read_fixture("article.html")
     revised = _read_fixture("article-revised.html")

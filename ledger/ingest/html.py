@@ -512,7 +512,7 @@ class _Paragraphs:
                 cells += [_flat_text(cell), cell.tail or ""]
             self.pieces = [CELL_SEPARATOR.join(text for cell in cells if (text := " ".join(cell.split())))]
             self.flush()
-        elif tag == "pre" or (tag == "code" and (_tag(element.getparent()) in _CODE_HOSTS or "\n" in (element.text or ""))):
+        elif tag == "pre" or (tag == "code" and _is_code_block(element)):
             self.flush()
             outer, self.pre = self.pre, True
             self._inside(element)
@@ -542,6 +542,25 @@ class _Paragraphs:
             self.pieces.append(element.text)
         for child in element:
             self.walk(child)
+
+
+def _is_code_block(code: _Element) -> bool:
+    """Whether a ``<code>`` of trafilatura's body is a code block rather than code in a sentence.
+
+    trafilatura makes every ``<pre>`` a ``<code>``; one with several lines, or one on a line of
+    its own directly in a block container, is a code block. Inline code whose paragraph
+    trafilatura dropped around it is left in a container too, but text runs on from it on the
+    same line: "<code>memfd_create()</code>, if the kernel supports it."
+    """
+    if "\n" in (code.text or ""):
+        return True
+    parent = code.getparent()
+    if _tag(parent) not in _CODE_HOSTS:
+        return False
+    after = (code.tail or "").split("\n", 1)[0]
+    previous = code.getprevious()
+    before = (previous.tail if previous is not None else parent.text if parent is not None else None) or ""
+    return not after.strip() and not before.rsplit("\n", 1)[-1].strip()
 
 
 def _holds_blocks(row: _Element) -> bool:
