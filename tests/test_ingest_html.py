@@ -261,6 +261,17 @@ def test_text_trafilatura_rescues_line_by_line_becomes_one_passage_per_line() ->
     assert_passages(draft)
 
 
+def test_a_page_trafilatura_reads_node_by_node_keeps_its_sentences_whole(ledger) -> None:  # type: ignore[no-untyped-def]
+    """trafilatura's last fallback writes each text node on a line: a link broke its sentence."""
+    page = ("<html><head><title>Tide tables</title></head><body><div class='version'><a href='/'>Harbour</a> 2.1"
+            "</div><h1>Tide tables</h1><p>The printed tide tables of the harbour have moved into "
+            "<a href='/almanac'>the yearly harbour almanac</a>.</p></body></html>")
+    sentence = "The printed tide tables of the harbour have moved into the yearly harbour almanac."
+    assert _passage_texts(read_html(page)) == ["Harbour 2.1", "Tide tables", sentence]
+    source = ledger.ingest_html(page, url="https://harbour.example/tides")
+    assert ledger.cite(source, "moved into the yearly harbour almanac.").excerpt == sentence[sentence.index("moved"):]
+
+
 def test_a_short_article_without_spaces_is_prose() -> None:
     paragraph = "海港议会周三晚间批准了一项耗资四千八百万英镑的潮汐屏障计划，以保护低洼街道免受冬季洪水侵袭。"
     page = (

@@ -20,8 +20,10 @@ import functools
 import re
 import threading
 import unicodedata
+from bisect import bisect_left
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from itertools import accumulate
 from typing import TYPE_CHECKING
 
 from ledger.errors import IngestError, InvalidInput
@@ -100,8 +102,8 @@ def read_html(
     page = read_metadata(tree, markup, url=url, encoding=codec) if tree is not None else None
     if tree is not None:
         _mend_inline_markup(tree)  # the metadata has been read: the tree may change now
-    paragraphs = _paragraphs(_extract(tree, text, url, where))
-    if page is None or not _has_prose(paragraphs):
+    paragraphs, as_extracted = _paragraphs(_extract(tree, text, url, where), page=tree)
+    if page is None or not _has_prose(as_extracted):
         raise IngestError(
             f"{where} contains no main text; is it a navigation or login page? "
             "(trafilatura found no paragraph of running text)"
@@ -478,6 +480,9 @@ _BLOCKS = frozenset(
         "article", "section", "main", "aside", "header", "footer", "blockquote", "pre",
         "ul", "ol", "li", "dl", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6", "details", "summary",
         "cell", "td", "th",
+        # HTML's other blocks, met when a page is read again for trafilatura's last fallback
+        "address", "caption", "center", "dialog", "fieldset", "figcaption", "form", "hgroup", "hr",
+        "legend", "menu", "nav",
     }
 )  # fmt: skip
 _ROWS = frozenset({"row", "tr"})
@@ -485,16 +490,57 @@ _BREAKS = frozenset({"lb", "br"})
 # Inside these a <code> is a code block (its own passage, lines kept); elsewhere it is inline.
 _CODE_HOSTS = frozenset({"body", "div", "quote", "list", "note", "figure", "article", "section", "main"})
 _LINE_BREAK = None  # marks a <br> in a paragraph's pieces
+_OPENING = frozenset("([{«“‘¿¡")
+_CLOSING = frozenset(".,;:!?)]}»”’%…")
 
 
 class _Paragraphs:
     """Walks trafilatura's body tree, collecting one text per paragraph-like element."""
 
-    def __init__(self) -> None:
+    def __init__(self, page: HtmlElement | None = None) -> None:
         self.out: list[str] = []
         self.pieces: list[str | None] = []
         self.pre = False
         self.single = False  # the body is one text-only block: trafilatura's fallback, a line per block
+        self.page = page  # the page's own tree, if it may be read
+        # (start, end, lines as trafilatura gave them) of the output read again from the page
+        self.reread: list[tuple[int, int, list[str]]] = []
+        # Reading a page again for a fallback: text nodes with no space between them stay one
+        # paragraph only at punctuation ("<a>the almanac</a>."); otherwise what sets them apart
+        # is markup or style that a browser may well show as lines ("<b>June.</b><b>Tickets</b>").
+        self.split_runs = False
+
+    def page_lines(self, extracted: str) -> list[str] | None:
+        """The lines of the page that hold exactly the words of ``extracted``, read from the
+        page's own body as a browser breaks it (blocks and ``<br>``), after the cleaning of
+        trafilatura's last fallback; None if no run of whole lines does.
+
+        A text-only block with newlines comes from trafilatura's fallbacks, whose newlines may
+        be the page source's own (a paragraph's lines as written) or stand between text nodes
+        (a link inside a sentence: "see the" / "manual" / "."), not between paragraphs.
+        """
+        body = self.page.find(".//body") if self.page is not None else None
+        if body is None:
+            return None
+        try:
+            from trafilatura.baseline import basic_cleaning
+        except ImportError:  # pragma: no cover - trafilatura moved it: keep its lines
+            return None
+        read = _Paragraphs()
+        read.split_runs = True
+        read.walk(basic_cleaning(copy.deepcopy(body)))
+        read.flush()
+        lines = [line for paragraph in read.out for line in paragraph.split("\n")]
+        starts = list(accumulate((len("".join(line.split())) for line in lines), initial=0))
+        words = "".join("".join(line.split()) for line in lines)
+        wanted = "".join(unicodedata.normalize("NFC", extracted).split())
+        first = words.find(wanted) if wanted else -1
+        if first < 0:
+            return None
+        begin, end = bisect_left(starts, first), bisect_left(starts, first + len(wanted))
+        if end >= len(starts) or starts[begin] != first or starts[end] != first + len(wanted):
+            return None  # the extracted text starts or ends inside a line
+        return lines[begin:end]
 
     def flush(self) -> None:
         if self.pieces:
@@ -522,10 +568,17 @@ class _Paragraphs:
             self.flush()
             if len(element) == 0 and element.text and "\n" in element.text and not self.pre and self.single:
                 # trafilatura collapses the whitespace of text-only elements, so a newline left
-                # in one comes from its fallbacks, which join separate blocks with it.
-                for line in element.text.splitlines():
+                # in one comes from its fallbacks, which join separate blocks with it, or (the
+                # last one) every text node of the page: then the page itself says which lines
+                # are one paragraph.
+                given = element.text.splitlines()
+                lines = self.page_lines(element.text)
+                first = len(self.out)
+                for line in lines if lines is not None else given:
                     self.pieces = [line]
                     self.flush()
+                if lines is not None:
+                    self.reread.append((first, len(self.out), given))
             else:
                 self._inside(element)
             self.flush()
@@ -535,11 +588,19 @@ class _Paragraphs:
             self._inside(element)
         # comments and processing instructions contribute only their tail
         if element.tail:
-            self.pieces.append(element.tail)
+            self._text(element.tail)
+
+    def _text(self, text: str) -> None:
+        if self.split_runs and self.pieces:
+            last = self.pieces[-1]
+            if (last and not last[-1].isspace() and last[-1] not in _OPENING and not text[0].isspace()
+                    and text[0] not in _CLOSING):
+                self.flush()
+        self.pieces.append(text)
 
     def _inside(self, element: _Element) -> None:
         if element.text:
-            self.pieces.append(element.text)
+            self._text(element.text)
         for child in element:
             self.walk(child)
 
@@ -601,15 +662,23 @@ def _pre_text(pieces: list[str | None]) -> str:
     return "\n".join(line.rstrip() for line in raw.splitlines() if line.strip()).strip()
 
 
-def _paragraphs(body: _Element) -> list[str]:
-    collected = _Paragraphs()
+def _paragraphs(body: _Element, page: HtmlElement | None = None) -> tuple[list[str], list[str]]:
+    """One text per paragraph-like element of trafilatura's ``body``, and the same as
+    trafilatura gave them, which can differ only where a fallback's text-only block was read
+    again from the page (``page``, the page's own tree): what it takes for running text is
+    judged on the lines it gave (a login form's label, button and links are one line on the
+    page, but not a sentence)."""
+    collected = _Paragraphs(page)
     collected.single = len(body) == 1
     try:
         collected.walk(body)
     except RecursionError as exc:
         raise IngestError("the page's main text is nested too deeply to read") from exc
     collected.flush()
-    return collected.out
+    as_extracted = list(collected.out)
+    for start, end, given in reversed(collected.reread):
+        as_extracted[start:end] = given
+    return collected.out, as_extracted
 
 
 def _has_prose(paragraphs: list[str]) -> bool:
