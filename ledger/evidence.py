@@ -81,6 +81,7 @@ _EXPAND = {
     "\ufb06": "st",
     "\u2026": "...",
 }
+_LIGATURES = frozenset("\ufb00\ufb01\ufb02\ufb03\ufb04\ufb05\ufb06")
 _SOFT_HYPHEN = "\u00ad"
 _INVISIBLE = "\u00ad\u200b\u200c\u200d\u2060\ufeff"  # removed wherever they stand
 
@@ -367,12 +368,24 @@ class _Query:
         joins = {j - offset - lead_len for j in prepared._joins}
         joins = {j for j in joins if 0 < j < len(core)}
         intra = {m.start() for m in _INTRA_HYPHEN.finditer(core)}
+        # After a ligature a space is optional: viewers copy "Erﬁ nder" where a producer drew a
+        # space inside the word (the ingester drops it) and "stuﬀbased" where the gap after it
+        # was the space (the ingester keeps it).
+        ligature_ends = {
+            prepared._norm_offset(i) + len(_EXPAND[ch]) - offset - lead_len
+            for i, ch in enumerate(prepared.text) if ch in _LIGATURES
+        }
+        ligature_ends = {k for k in ligature_ends if 0 < k < len(core)}
         pattern = None
-        if joins or intra:
+        if joins or intra or ligature_ends:
             parts: list[str] = []
             for k, ch in enumerate(core):
                 if k in joins:
                     parts.append("-?")
+                if k in ligature_ends:
+                    parts.append(" ?")
+                    if ch == " ":
+                        continue
                 parts.append("-?" if k in intra else re.escape(ch))
             pattern = re.compile("".join(parts))
         return cls(quote.strip(), text, core, lead_m is not None, trail, pattern)

@@ -216,6 +216,16 @@ def test_ligature_at_the_edges_of_the_quote() -> None:
     assert excerpt(text, "final office") == "\ufb01nal o\ufb03ce"
 
 
+def test_a_space_after_a_ligature_in_the_quote_is_optional() -> None:
+    """Viewers copy the spaces a producer drew inside a word after a ligature ("Erﬁ nder"), and
+    leave out a space that is only a gap after one ("staﬀbased")."""
+    assert excerpt("der amerikanische Erfinder und Visionär", "Er\ufb01 nder und") == "Erfinder und"
+    assert excerpt("the staff based in Oslo", "sta\ufb00based in") == "staff based in"
+    assert excerpt("the staff based in Oslo", "sta\ufb00 based in") == "staff based in"
+    with pytest.raises(QuoteNotFound):  # only after a ligature
+        locate_quote("the staff based in Oslo", "staffbased in")
+
+
 def test_a_ligature_is_never_split() -> None:
     with pytest.raises(QuoteNotFound):
         locate_quote("the \ufb01nal word", "inal word")

@@ -328,6 +328,32 @@ def test_typography_joins_hyphenated_words_with_adjacent_passages() -> None:
     assert "just-in-\nTime" in draft.text  # a hyphen before a capital is kept, with its break
 
 
+@pytest.mark.parametrize("name", ["german-magazine-editorial-umlauts.pdf", "tracemonkey-two-column-paper.pdf"])
+def test_lines_copied_as_a_viewer_shows_them_with_ligatures_are_found(name: str, tmp_path: Path) -> None:
+    """A viewer copies ligatures as they are, with the spaces the producer drew: "Erﬁ nder"
+    inside a word, "stuﬀbased" with the space left as a gap."""
+    if name not in REALWORLD_PDFS:
+        pytest.skip(NO_REALWORLD)
+    from ledger import Ledger
+
+    copied: list[tuple[int, str, pymupdf.Rect]] = []
+    with pymupdf.open(REALWORLD / name) as document:
+        for page in document:
+            for block in page.get_text("dict")["blocks"]:
+                for line in block.get("lines", ()):
+                    text = "".join(span["text"] for span in line["spans"]).strip()
+                    if any(ch in "\ufb00\ufb01\ufb02\ufb03\ufb04" for ch in text) and len(text.split()) >= 3 \
+                            and not text.endswith("-"):
+                        copied.append((page.number + 1, text, pymupdf.Rect(line["bbox"])))
+    assert len(copied) >= 3
+    with Ledger.open(tmp_path / "ledger.db") as ledger:
+        source = ledger.ingest_pdf(REALWORLD / name)
+        for number, text, box in copied:
+            citation = ledger.cite(source, text, page=number)
+            found = pymupdf.Rect(citation.locator["bbox"])
+            assert citation.page == number and found.intersects(box), (text, citation.excerpt)
+
+
 def test_tracemonkey_reading_order() -> None:
     """The two-column paper: left column bottom before right column top, sentences whole."""
     if "tracemonkey-two-column-paper.pdf" not in REALWORLD_PDFS:
