@@ -428,6 +428,17 @@ def test_damaged_page_tree_or_body_fails_clearly() -> None:
             read_pdf(whole[:cut])
 
 
+@pytest.mark.parametrize("name", ["multi-page.pdf", "two-column.pdf", "typography.pdf"])
+def test_a_pdf_cut_short_near_its_end_is_refused_not_read_half(name: str) -> None:
+    """mupdf repairs a file cut off near its end, but what it rebuilds can lack the fonts and
+    objects written last: garbage text, or pages taken for scans."""
+    whole = (FIXTURES / name).read_bytes()
+    for cut in (len(whole) * 9 // 10, len(whole) * 98 // 100, len(whole) - 200, len(whole) - 10):
+        with pytest.raises(IngestError, match=r"truncated.*re-download or re-export it"):
+            read_pdf(whole[:cut])
+    assert read_pdf(whole + b"\n\n").text == read_pdf(whole).text  # a complete file with a trailing newline
+
+
 def test_read_pdf_file(tmp_path: Path) -> None:
     draft = read_pdf_file(FIXTURES / "metadata.pdf")
     assert draft.uri == (FIXTURES / "metadata.pdf").resolve().as_uri()

@@ -222,6 +222,13 @@ def read_pdf(
             "re-download or re-export it"
         ) from exc
     try:
+        if doc.is_repaired and b"%%EOF" not in data[-1024:]:
+            # Cut off (an interrupted download): what mupdf rebuilds can lack the fonts and
+            # objects stored last, and read as garbage or as pages without text.
+            raise IngestError(
+                f"{_cap(label)} is damaged or truncated: it does not end with the %%EOF marker that ends "
+                "every complete PDF, and pymupdf had to repair it; re-download or re-export it"
+            )
         _unlock(doc, label, password)
         page_count = _page_count(doc, label, max_pages, pymupdf)
         pages, turned = _read_pages(doc, page_count, label, pymupdf)
