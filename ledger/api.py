@@ -40,6 +40,7 @@ from ledger.records import (
     EntityId,
     Explanation,
     EvidenceTrail,
+    Passage,
     PredicateInfo,
     Relation,
     Source,
@@ -358,6 +359,19 @@ class Ledger:
         """A stored source by record or id."""
         source_id = _source_id(source)
         return self._read(lambda connection: reads.source_record(connection, store.source_row(connection, source_id)))
+
+    def passages(self, source: SourceRef, *, page: int | None = None) -> list[Passage]:
+        """A stored source's passages in text order, each with its text, page, bbox and
+        paragraph (only those of ``page``, 1-based, if given)."""
+        source_id = _source_id(source)
+        if page is not None and (isinstance(page, bool) or not isinstance(page, int) or page < 1):
+            raise InvalidInput(f"page must be a page number from 1, or None; got {page!r:.40}")
+
+        def work(connection: Connection) -> list[Passage]:
+            row = store.source_row(connection, source_id)
+            return reads.passages(connection, source_id, row["text"], page)
+
+        return self._read(work)
 
     def cite(
         self, source: SourceRef, quote: str, *, relation: Relation = "supports", prefix: str | None = None,

@@ -31,6 +31,7 @@ from ledger.records import (
     Evidence,
     EvidenceId,
     Link,
+    Passage,
     Source,
     SourceId,
 )
@@ -318,7 +319,27 @@ def source_record(
         passage_count=store.passage_count(connection, row["id"]) if passage_count is None else passage_count,
         page_count=meta.get("page_count"), pages_without_text=tuple(meta.get("pages_without_text", ())),
         created=created, text=row["text"],
+        modified_at=datetime.fromisoformat(meta["modified_at"]) if meta.get("modified_at") else None,
+        metadata={key: value for key, value in meta.items() if key not in _SOURCE_FIELDS_IN_META},
     )
+
+
+_SOURCE_FIELDS_IN_META = frozenset({"page_count", "pages_without_text", "modified_at"})
+
+
+def passages(connection: Connection, source_id: int, text: str, page: int | None = None) -> list[Passage]:
+    """A source's passages in order (of one page if ``page`` is given), with their text."""
+    found = []
+    for ordinal, row in enumerate(store.source_passages(connection, source_id)):
+        if page is not None and row["page"] != page:
+            continue
+        box = row["bbox"]
+        found.append(Passage(
+            source_id=SourceId(source_id), ordinal=ordinal, char_start=row["char_start"], char_end=row["char_end"],
+            text=text[row["char_start"]:row["char_end"]], page=row["page"],
+            bbox=(box[0], box[1], box[2], box[3]) if box else None, paragraph=row["paragraph"],
+        ))
+    return found
 
 
 _END_OF_TIME = datetime(9999, 12, 31, tzinfo=UTC)

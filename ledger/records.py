@@ -55,6 +55,31 @@ class Source:
     #: returned (a page that came back to earlier bytes is a new revision: True).
     created: bool = True
     text: str = field(default="", repr=False)
+    #: When the document says it was last changed (PDF modification date, a page's declared
+    #: ``article:modified_time``/``dateModified``), if it says.
+    modified_at: datetime | None = None
+    #: What the ingester read besides the fields above: for web pages ``sitename``,
+    #: ``description``, ``canonical_url``, ``hostname``, ``language``, ``date``, ``categories``,
+    #: ``tags``, ``license``, ``image``, ``pagetype``, ``encoding``, ``url``; for PDFs their own
+    #: metadata keys.
+    metadata: dict[str, Any] = field(default_factory=dict, repr=False, hash=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Passage:
+    """A located piece of a source's text: a PDF line, a web page's paragraph, a text paragraph.
+
+    ``text`` is ``Source.text[char_start:char_end]``.
+    """
+
+    source_id: SourceId
+    ordinal: int  #: 0-based, in text order
+    char_start: int
+    char_end: int
+    text: str
+    page: int | None = None  #: 1-based (PDFs)
+    bbox: tuple[float, float, float, float] | None = None  #: PDF points in pymupdf's page coordinates
+    paragraph: int | None = None  #: 0-based paragraph index (web pages, text)
 
 
 @dataclass(frozen=True, slots=True)

@@ -478,17 +478,6 @@ def source_row(connection: Connection, source_id: int) -> Mapping[Any, Any]:
     return row
 
 
-_SOURCE_TEXTS = select(sources.c.id, sources.c.text).where(one_of(sources.c.id, "ids"))
-
-
-def source_texts(connection: Connection, source_ids: Iterable[int]) -> dict[int, str]:
-    """id → text of these sources (one statement; none for no ids)."""
-    wanted = sorted(set(source_ids))
-    if not wanted:
-        return {}
-    return {row.id: row.text for row in connection.execute(_SOURCE_TEXTS, {"ids": wanted})}
-
-
 def passage_count(connection: Connection, source_id: int) -> int:
     """How many passages a source has."""
     return int(connection.execute(_PASSAGE_COUNT, {"id": source_id}).scalar_one())

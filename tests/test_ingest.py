@@ -409,6 +409,25 @@ def _rules_page(paragraphs: list[str]) -> str:
     return f"<html><head><title>Rules</title></head><body><article><h1>Rules</h1>{body}</article></body></html>"
 
 
+def test_passages_and_metadata_are_read_through_the_api(ledger: Ledger) -> None:
+    paper = ledger.ingest_pdf(PDF / "multi-page.pdf")
+    passages = ledger.passages(paper)
+    assert len(passages) == paper.passage_count and [p.ordinal for p in passages] == list(range(len(passages)))
+    assert all(p.text == paper.text[p.char_start : p.char_end] and p.source_id == paper.id for p in passages)
+    second = ledger.passages(paper.id, page=2)
+    assert second and {p.page for p in second} == {2} and all(len(p.bbox or ()) == 4 for p in second)
+    assert ledger.passages(paper, page=99) == []
+    with pytest.raises(InvalidInput, match="page must be a page number from 1"):
+        ledger.passages(paper, page=0)
+    dated = ledger.ingest_pdf(PDF / "metadata.pdf")
+    assert dated.modified_at == datetime(2024, 3, 15, 14, 0, tzinfo=UTC) == ledger.source(dated).modified_at
+    page = ledger.ingest_html((HTML / "article-revised.html").read_bytes(), url=ARTICLE_URL + "?utm_source=x")
+    assert page.modified_at == datetime(2024, 3, 15, 8, 0, tzinfo=UTC)
+    assert page.metadata["sitename"] == "The Harbour Gazette" and page.metadata["url"] == ARTICLE_URL + "?utm_source=x"
+    assert page.metadata == ledger.source(page.id).metadata
+    assert [p.paragraph for p in ledger.passages(page)] == list(range(page.passage_count))
+
+
 def test_evidence_cited_on_an_older_revision_is_carried_into_the_next_one(ledger: Ledger, clock) -> None:
     url = "https://port.example/notice"
     v1 = ledger.add_source(text="Notice. The pier opens at 8. Ferries run hourly. End.", uri=url)
