@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta, timezone
@@ -669,6 +670,14 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.flush()
         self.server.release.wait(10)
 
+    def dripping(self) -> None:
+        self.send(200, b"<html>", {"Content-Type": "text/html", "Content-Length": "5000"})
+        for _ in range(200):  # a byte every 20 ms: each read succeeds, the whole never comes
+            if self.server.release.wait(0.02):
+                return
+            self.wfile.write(b" ")
+            self.wfile.flush()
+
     def truncated(self) -> None:
         self.send(200, b"<html><body>cut", {"Content-Type": "text/html", "Content-Length": "5000"})
 
@@ -706,6 +715,7 @@ ROUTES: dict[str, Callable[[_Handler], None]] = {
     "/brotli": lambda h: h.send(200, b"\x0b\x00", {"Content-Type": "text/html", "Content-Encoding": "br"}),
     "/slow": _Handler.slow,
     "/slow-body": _Handler.slow_body,
+    "/dripping": _Handler.dripping,
     "/truncated": _Handler.truncated,
 }
 
@@ -823,6 +833,10 @@ def test_fetch_times_out(base: str) -> None:
         fetch(f"{base}/slow", timeout=0.5)
     with pytest.raises(IngestError, match=re.escape(f"could not read {base}/slow-body: timed out after 0.5 s")):
         fetch(f"{base}/slow-body", timeout=0.5)
+    started = time.monotonic()
+    with pytest.raises(IngestError, match=re.escape(f"could not read {base}/dripping: timed out after 0.5 s (")):
+        fetch(f"{base}/dripping", timeout=0.5)  # the timeout bounds the whole download
+    assert time.monotonic() - started < 2
 
 
 def test_fetch_connection_refused(base: str) -> None:

@@ -19,6 +19,7 @@ import copy
 import functools
 import re
 import threading
+import time
 import unicodedata
 from bisect import bisect_left
 from dataclasses import dataclass
@@ -726,8 +727,10 @@ def fetch(
 ) -> Fetched:
     """GET an http(s) URL: HTML or PDF only, at most max_bytes, at most max_redirects redirects.
 
-    ``timeout`` (seconds) applies to connecting and to each read. Proxies come from the usual
-    environment variables. Only ``Content-Encoding`` gzip/deflate is decoded (ledger asks for none).
+    ``timeout`` (seconds) bounds the whole fetch, redirects and download included (a server
+    that sends a byte now and then is cut off too), give or take one read. Proxies come from
+    the usual environment variables. Only ``Content-Encoding`` gzip/deflate is decoded (ledger
+    asks for none).
 
     Raises:
         IngestError: bad scheme, unreachable host, timeout, HTTP error status, redirect loop or
@@ -748,10 +751,11 @@ def fetch(
     current = _fetchable(url, url)
     chain = [current]
     opener = _opener()
+    deadline = time.monotonic() + timeout
     while True:
         request = urllib.request.Request(current, headers={"User-Agent": USER_AGENT, "Accept": _ACCEPT})
         try:
-            response = opener.open(request, timeout=timeout)
+            response = opener.open(request, timeout=_remaining(deadline, current, timeout))
         except urllib.error.HTTPError as exc:
             with exc:
                 if exc.code not in _REDIRECTS:
@@ -774,7 +778,15 @@ def fetch(
         except (OSError, HTTPException) as exc:
             raise IngestError(f"could not fetch {current}: {_cause(exc, timeout)}") from exc
         with response:
-            return _receive(response, current, timeout, max_bytes)
+            return _receive(response, current, timeout, max_bytes, deadline)
+
+
+def _remaining(deadline: float, url: str, timeout: float) -> float:
+    """Seconds left before ``deadline``; IngestError once it has passed."""
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise IngestError(f"could not fetch {url}: timed out after {timeout:g} s")
+    return left
 
 
 def _fetchable(url: str, what: str) -> str:
@@ -818,8 +830,8 @@ def _cause(reason: object, timeout: float) -> str:
     return str(reason) or type(reason).__name__
 
 
-def _receive(response: HTTPResponse, url: str, timeout: float, max_bytes: int) -> Fetched:
-    """Check the headers, then stream the body within max_bytes."""
+def _receive(response: HTTPResponse, url: str, timeout: float, max_bytes: int, deadline: float) -> Fetched:
+    """Check the headers, then stream the body within max_bytes before the deadline."""
     from http.client import HTTPException
 
     retrieved_at = datetime.now(UTC)
@@ -837,7 +849,11 @@ def _receive(response: HTTPResponse, url: str, timeout: float, max_bytes: int) -
     size = received = 0
     try:
         while True:
-            chunk = response.read(_CHUNK)
+            # read1: what has arrived (read() would wait for a whole chunk however slowly it came)
+            chunk = response.read1(_CHUNK)
+            if chunk and time.monotonic() > deadline:
+                raise IngestError(f"could not read {url}: timed out after {timeout:g} s "
+                                  f"({received + len(chunk):,} bytes received)")
             received += len(chunk)
             if decoder is not None:
                 chunk = decoder.decompress(chunk, max_bytes + 1 - size) if chunk else decoder.flush()
