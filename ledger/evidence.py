@@ -769,6 +769,11 @@ def _fuzzy(
     # A word standing in for the quote's first or last word stays, though dropping it would look
     # more alike: "approved the route" is found again as "rejected the route", not "the route".
     keep_first, keep_last = _substituted_edges(q_words, [t[2] for t in tokens[i:j]])
+    # ... unless it is the word that stood beside the quote before: then a quote's edge word was
+    # deleted, and the span reached into the context ("council the route" for "approved the route").
+    keep_first = keep_first and _bare(tokens[i][2]) != _bare(context.prefix.rsplit(" ", 1)[-1])
+    keep_last = keep_last and _bare(tokens[j - 1][2]) != _bare(context.suffix.split(" ", 1)[0] if context.suffix
+                                                               else "") and not _ends_sentence_inside(tokens[i:j])
     for di in (-1, 0, 1):
         for dj in (-1, 0, 1):
             if (di > 0 and keep_first) or (dj < 0 and keep_last):
@@ -778,6 +783,15 @@ def _fuzzy(
                 if other is not None and other.score > cand.score + 1e-9 and usable(other):
                     cand = other
     return cand
+
+
+def _bare(word: str) -> str:
+    return word.strip(string.punctuation)
+
+
+def _ends_sentence_inside(tokens: list[tuple[int, int, str]]) -> bool:
+    """Whether the span's next-to-last word ends a sentence: its last word is then the next one's."""
+    return len(tokens) >= 2 and tokens[-2][2].endswith((".", "!", "?"))
 
 
 def _substituted_edges(q_words: list[str], words: list[str]) -> tuple[bool, bool]:
@@ -999,7 +1013,7 @@ def reanchor(
     suffix: str,
     min_score: float = 0.85,
     fuzzy: bool = True,
-    old_text: str | None = None,
+    old_text: str | MatchText | None = None,
 ) -> Anchor | None:
     """Find evidence again in a new revision of its document; None if the quote is gone.
 
@@ -1040,8 +1054,12 @@ def reanchor(
         return Anchor(best.start, best.end, "quote", 1.0)
     if not fuzzy:
         return None
+    before = MatchText(old_text) if isinstance(old_text, str) else old_text
+
     def held_before(s: int, e: int) -> bool:
-        return old_text is not None and _held_elsewhere(old_text, raw[s:e], start, end)
+        # compared normalized: a PDF reflows the lines after a deleted sentence
+        return before is not None and _held_elsewhere(
+            before.normalized, _normalize(raw[s:e]).strip(" "), before._norm_offset(start), before._norm_offset(end))
 
     cand = _fuzzy(mt, query.text, context, mt._norm_offset(start), held_before)
     if cand is None or cand.score < min_score or cand.score <= 0.0 or not whole(cand.start, cand.end):
@@ -1051,6 +1069,8 @@ def reanchor(
 
 def _held_elsewhere(old_text: str, passage: str, start: int, end: int) -> bool:
     """Whether ``old_text`` holds ``passage`` somewhere not overlapping ``start``:``end``."""
+    if not passage:
+        return False
     at = old_text.find(passage)
     while at >= 0:
         if at >= end or at + len(passage) <= start:

@@ -199,7 +199,8 @@ def reanchor_evidence(
         return
     prepared = MatchText(text)
     # The texts the quotes were found in: a near match they held already is another passage.
-    old_texts = store.source_texts(connection, {row["source_id"] for row in rows if row["stale_at"] is None})
+    old_texts = {source_id: MatchText(old) for source_id, old in store.source_texts(
+        connection, {row["source_id"] for row in rows if row["stale_at"] is None}).items()}
     moved: list[dict[str, Any]] = []
     stale: list[int] = []
     for row in rows:

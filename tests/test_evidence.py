@@ -520,6 +520,19 @@ def test_reanchor_keeps_a_changed_first_or_last_word_in_the_excerpt(old_word: st
     assert new[a.start : a.end] == quote.replace(old_word, new_word)
 
 
+@pytest.mark.parametrize(("edit", "found"), [
+    (("approved ", ""), "the northern route for the new tram line"),
+    ((" line.", "."), "approved the northern route for the new tram"),
+    (("new tram line", "new tram line yesterday"), "approved the northern route for the new tram line"),
+])
+def test_reanchor_does_not_reach_into_the_context_for_a_deleted_edge_word(edit: tuple[str, str], found: str) -> None:
+    old = "Minutes of the meeting. The council approved the northern route for the new tram line. Adjourned."
+    ev = _evidence(old, quote="approved the northern route for the new tram line")
+    new = old.replace(*edit)
+    a = reanchor(new, **ev)
+    assert a is not None and new[a.start : a.end] == found
+
+
 def test_reanchor_passes_over_a_near_match_the_old_text_already_held() -> None:
     weekdays = "Visitors must register at the front desk before entering the laboratory on weekdays."
     weekends = weekdays.replace("weekdays", "weekends")
@@ -529,6 +542,8 @@ def test_reanchor_passes_over_a_near_match_the_old_text_already_held() -> None:
     deleted = doc(badges, weekends)
     assert reanchor(deleted, **ev) is not None  # without the old text: the sentence next to it
     assert reanchor(deleted, **ev, old_text=old) is None
+    rewrapped = doc(badges, weekends.replace("entering the", "entering\nthe"))  # as a PDF reflows lines
+    assert reanchor(rewrapped, **ev, old_text=MatchText(old)) is None
     edited = doc(badges, weekends, weekdays.replace("front desk", "main desk"))  # changed and moved
     a = reanchor(edited, **ev, old_text=old)
     assert a is not None and a.method == "fuzzy"

@@ -436,7 +436,8 @@ def test_a_pdf_cut_short_near_its_end_is_refused_not_read_half(name: str) -> Non
     for cut in (len(whole) * 9 // 10, len(whole) * 98 // 100, len(whole) - 200, len(whole) - 10):
         with pytest.raises(IngestError, match=r"truncated.*re-download or re-export it"):
             read_pdf(whole[:cut])
-    assert read_pdf(whole + b"\n\n").text == read_pdf(whole).text  # a complete file with a trailing newline
+    for padding in (b"\n\n", b"\0" * 4096, b"\n<html><body>saved page</body></html>" * 100):
+        assert read_pdf(whole + padding).text == read_pdf(whole).text  # complete files, padded after %%EOF
 
 
 def test_read_pdf_file(tmp_path: Path) -> None:

@@ -224,12 +224,12 @@ def read_pdf(
             "re-download or re-export it"
         ) from exc
     try:
-        if doc.is_repaired and b"%%EOF" not in data[-1024:]:
-            # Cut off (an interrupted download): what mupdf rebuilds can lack the fonts and
-            # objects stored last, and read as garbage or as pages without text.
+        if doc.is_repaired and _cut_short(data):
+            # An interrupted download: what mupdf rebuilds can lack the fonts and objects
+            # stored last, and read as garbage or as pages without text.
             raise IngestError(
-                f"{_cap(label)} is damaged or truncated: it does not end with the %%EOF marker that ends "
-                "every complete PDF, and pymupdf had to repair it; re-download or re-export it"
+                f"{_cap(label)} is damaged or truncated: its last object is not followed by the %%EOF "
+                "marker that ends every complete PDF, and pymupdf had to repair it; re-download or re-export it"
             )
         _unlock(doc, label, password)
         page_count = _page_count(doc, label, max_pages, pymupdf)
@@ -436,6 +436,12 @@ def _claimed_page_count(doc: Any, pymupdf: Any) -> int | None:
         return int(value) if kind == "int" else None
     except _errors(pymupdf, IndexError):
         return None
+
+
+def _cut_short(data: bytes) -> bool:
+    """Whether the file ends before the %%EOF that closes its last object (padding or a page
+    appended after a complete file do not count)."""
+    return data.rfind(b"%%EOF") < max(data.rfind(b"endobj"), data.rfind(b"endstream"))
 
 
 def _lost_content(doc: Any, page_number: int) -> bool:
