@@ -60,8 +60,8 @@ class Source:
     modified_at: datetime | None = None
     #: What the ingester read besides the fields above: for web pages ``sitename``,
     #: ``description``, ``canonical_url``, ``hostname``, ``language``, ``date``, ``categories``,
-    #: ``tags``, ``license``, ``image``, ``pagetype``, ``encoding``, ``url``; for PDFs their own
-    #: metadata keys.
+    #: ``tags``, ``license``, ``image``, ``pagetype``, ``encoding``, ``url``; for PDFs their
+    #: document information as pymupdf gives it (``title``, ``author``, ``creationDate``, …).
     metadata: dict[str, Any] = field(default_factory=dict, repr=False, hash=False)
 
 

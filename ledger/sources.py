@@ -81,6 +81,8 @@ def check_draft(draft: SourceDraft) -> None:
             check_text(value, what=f"the source's {name}", one_line=False)
     if not isinstance(draft.text, str):
         raise InvalidInput(f"the source text must be a string, not {type(draft.text).__name__}")
+    if "modified_at" in draft.metadata:
+        raise InvalidInput("the draft's metadata has a 'modified_at' key; set SourceDraft.modified_at instead")
     if "\x00" in draft.text:
         raise InvalidInput("the source text contains NUL bytes; remove them before adding the source")
     for name in ("published_at", "modified_at", "retrieved_at"):

@@ -345,6 +345,13 @@ def test_a_drafted_time_must_be_aware_and_in_range(ledger: Ledger, when: object)
     assert table_dump(ledger.url) == before
 
 
+def test_a_drafted_modification_time_is_a_field_not_metadata(ledger: Ledger) -> None:
+    draft = SourceDraft(kind="web", text="Some text.", content_hash=content_hash(b"modified"), passages=(),
+                        metadata={"modified_at": "last week"})
+    with pytest.raises(InvalidInput, match="set SourceDraft.modified_at instead"):
+        ledger.add_draft(draft)
+
+
 def test_a_quote_copied_from_the_line_after_a_break_hyphen_is_found(ledger: Ledger) -> None:
     """The ingester joins "hyphen-" / "ated": a quote copied from the second line begins inside the word."""
     source = ledger.ingest_pdf(PDF / "typography.pdf")

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from itertools import accumulate
 from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from ledger.errors import IngestError, InvalidInput
 from ledger.ingest.base import PassageDraft, SourceDraft, content_hash, document_url
@@ -510,6 +511,14 @@ class _Paragraphs:
         # paragraph only at punctuation ("<a>the almanac</a>."); otherwise what sets them apart
         # is markup or style that a browser may well show as lines ("<b>June.</b><b>Tickets</b>").
         self.split_runs = False
+        self._pre_texts: frozenset[str] | None = None
+
+    def pre_texts(self) -> frozenset[str]:
+        """The texts (whitespace runs as one space) of the page's own ``<pre>`` blocks."""
+        if self._pre_texts is None:
+            blocks = self.page.iter("pre") if self.page is not None else ()
+            self._pre_texts = frozenset(" ".join(pre.text_content().split()) for pre in blocks)
+        return self._pre_texts
 
     def page_lines(self, extracted: str) -> list[str] | None:
         """The lines of the page that hold exactly the words of ``extracted``, read from the
@@ -559,7 +568,7 @@ class _Paragraphs:
                 cells += [_flat_text(cell), cell.tail or ""]
             self.pieces = [CELL_SEPARATOR.join(text for cell in cells if (text := " ".join(cell.split())))]
             self.flush()
-        elif tag == "pre" or (tag == "code" and _is_code_block(element)):
+        elif tag == "pre" or (tag == "code" and _is_code_block(element, self.pre_texts)):
             self.flush()
             outer, self.pre = self.pre, True
             self._inside(element)
@@ -606,13 +615,14 @@ class _Paragraphs:
             self.walk(child)
 
 
-def _is_code_block(code: _Element) -> bool:
+def _is_code_block(code: _Element, pre_texts: Callable[[], frozenset[str]]) -> bool:
     """Whether a ``<code>`` of trafilatura's body is a code block rather than code in a sentence.
 
     trafilatura makes every ``<pre>`` a ``<code>``; one with several lines, or one on a line of
     its own directly in a block container, is a code block. Inline code whose paragraph
     trafilatura dropped around it is left in a container too, but text runs on from it on the
-    same line: "<code>memfd_create()</code>, if the kernel supports it."
+    same line: "<code>memfd_create()</code>, if the kernel supports it." Unless the page has a
+    ``<pre>`` with just that text (``pre_texts``: "<pre>make</pre>Then run it").
     """
     if "\n" in (code.text or ""):
         return True
@@ -622,7 +632,9 @@ def _is_code_block(code: _Element) -> bool:
     after = (code.tail or "").split("\n", 1)[0]
     previous = code.getprevious()
     before = (previous.tail if previous is not None else parent.text if parent is not None else None) or ""
-    return not after.strip() and not before.rsplit("\n", 1)[-1].strip()
+    if not after.strip() and not before.rsplit("\n", 1)[-1].strip():
+        return True
+    return " ".join("".join(code.itertext()).split()) in pre_texts()
 
 
 def _holds_blocks(row: _Element) -> bool:

@@ -392,7 +392,8 @@ def _document_elements(tree: HtmlElement, *tags: str) -> Iterator[HtmlElement]:
 
 def _grouped_links(links: list[HtmlElement], path: re.Pattern[str], groups: tuple[_Group, ...]) -> list[str] | None:
     """extract_catstags' list for the first group holding a link to ``path``; None if none does.
-    ``links`` are the document's ``<a href>`` elements in document order."""
+    ``links`` are the document's candidate ``<a href>`` elements in document order
+    (:func:`_document_links`)."""
     from trafilatura.baseline import block_text
     from trafilatura.utils import line_processing
 
