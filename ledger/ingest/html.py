@@ -512,6 +512,7 @@ class _Paragraphs:
         # is markup or style that a browser may well show as lines ("<b>June.</b><b>Tickets</b>").
         self.split_runs = False
         self._pre_texts: frozenset[str] | None = None
+        self._page_read: list[str] | None = None
 
     def pre_texts(self) -> frozenset[str]:
         """The texts (whitespace runs as one space) of the page's own ``<pre>`` blocks."""
@@ -519,6 +520,24 @@ class _Paragraphs:
             blocks = self.page.iter("pre") if self.page is not None else ()
             self._pre_texts = frozenset(" ".join(pre.text_content().split()) for pre in blocks)
         return self._pre_texts
+
+    def page_read(self) -> list[str]:
+        """The lines of the page's body as a browser breaks them, after the cleaning of
+        trafilatura's last fallback (read once); none without a body."""
+        if self._page_read is None:
+            self._page_read = []
+            body = self.page.find(".//body") if self.page is not None else None
+            try:
+                from trafilatura.baseline import basic_cleaning
+            except ImportError:  # pragma: no cover - trafilatura moved it: keep its lines
+                body = None
+            if body is not None:
+                read = _Paragraphs()
+                read.split_runs = True
+                read.walk(basic_cleaning(copy.deepcopy(body)))
+                read.flush()
+                self._page_read = [line for paragraph in read.out for line in paragraph.split("\n")]
+        return self._page_read
 
     def page_lines(self, extracted: str) -> list[str] | None:
         """The lines of the page that hold exactly the words of ``extracted``, read from the
@@ -529,18 +548,9 @@ class _Paragraphs:
         be the page source's own (a paragraph's lines as written) or stand between text nodes
         (a link inside a sentence: "see the" / "manual" / "."), not between paragraphs.
         """
-        body = self.page.find(".//body") if self.page is not None else None
-        if body is None:
+        lines = self.page_read()
+        if not lines:
             return None
-        try:
-            from trafilatura.baseline import basic_cleaning
-        except ImportError:  # pragma: no cover - trafilatura moved it: keep its lines
-            return None
-        read = _Paragraphs()
-        read.split_runs = True
-        read.walk(basic_cleaning(copy.deepcopy(body)))
-        read.flush()
-        lines = [line for paragraph in read.out for line in paragraph.split("\n")]
         starts = list(accumulate((len("".join(line.split())) for line in lines), initial=0))
         words = "".join("".join(line.split()) for line in lines)
         wanted = "".join(unicodedata.normalize("NFC", extracted).split())
