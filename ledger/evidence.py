@@ -769,14 +769,26 @@ def _fuzzy(
     # A word standing in for the quote's first or last word stays, though dropping it would look
     # more alike: "approved the route" is found again as "rejected the route", not "the route".
     keep_first, keep_last = _substituted_edges(q_words, [t[2] for t in tokens[i:j]])
-    # ... unless it is the word that stood beside the quote before: then a quote's edge word was
-    # deleted, and the span reached into the context ("council the route" for "approved the route").
-    keep_first = keep_first and _bare(tokens[i][2]) != _bare(context.prefix.rsplit(" ", 1)[-1])
-    keep_last = keep_last and _bare(tokens[j - 1][2]) != _bare(context.suffix.split(" ", 1)[0] if context.suffix
-                                                               else "") and not _ends_sentence_inside(tokens[i:j])
+    # ... unless it is the word that stood beside the quote before, or the span's last word
+    # follows a sentence end the quote did not have: then the quote's edge word was deleted and
+    # the span reached into the context ("council the route" for "approved the route"), which
+    # it gives back.
+    drop_first = keep_first and j - i > 1 and _bare(tokens[i][2]) == _bare(context.prefix.rsplit(" ", 1)[-1])
+    drop_last = keep_last and j - i > 1 and (
+        _bare(tokens[j - 1][2]) == _bare(context.suffix.split(" ", 1)[0])
+        or (_ends_sentence(tokens[j - 2][2]) and not (len(q_words) > 1 and _ends_sentence(q_words[-2]))))
+    if drop_first or drop_last:
+        i, j = i + drop_first, j - drop_last
+        if i >= j:
+            return cand
+        trimmed = _candidate(mt, q, context, tokens, i, j)
+        if trimmed is None or not usable(trimmed):
+            return cand
+        cand = trimmed
+    keep_first, keep_last = keep_first and not drop_first, keep_last and not drop_last
     for di in (-1, 0, 1):
         for dj in (-1, 0, 1):
-            if (di > 0 and keep_first) or (dj < 0 and keep_last):
+            if (di > 0 and keep_first) or (dj < 0 and keep_last) or (di < 0 and drop_first) or (dj > 0 and drop_last):
                 continue
             if (di or dj) and 0 <= i + di < j + dj <= len(tokens):
                 other = _candidate(mt, q, context, tokens, i + di, j + dj)
@@ -789,9 +801,8 @@ def _bare(word: str) -> str:
     return word.strip(string.punctuation)
 
 
-def _ends_sentence_inside(tokens: list[tuple[int, int, str]]) -> bool:
-    """Whether the span's next-to-last word ends a sentence: its last word is then the next one's."""
-    return len(tokens) >= 2 and tokens[-2][2].endswith((".", "!", "?"))
+def _ends_sentence(word: str) -> bool:
+    return word.endswith((".", "!", "?"))
 
 
 def _substituted_edges(q_words: list[str], words: list[str]) -> tuple[bool, bool]:

@@ -520,14 +520,26 @@ def test_reanchor_keeps_a_changed_first_or_last_word_in_the_excerpt(old_word: st
     assert new[a.start : a.end] == quote.replace(old_word, new_word)
 
 
-@pytest.mark.parametrize(("edit", "found"), [
-    (("approved ", ""), "the northern route for the new tram line"),
-    ((" line.", "."), "approved the northern route for the new tram"),
-    (("new tram line", "new tram line yesterday"), "approved the northern route for the new tram line"),
+_MINUTES = "Minutes of the meeting. The council approved the northern route for the new tram line. Adjourned."
+_ROUTE = "approved the northern route for the new tram line"
+
+
+@pytest.mark.parametrize(("old", "quote", "edit", "found"), [
+    (_MINUTES, _ROUTE, ("approved ", ""), "the northern route for the new tram line"),
+    (_MINUTES, _ROUTE, (" line.", "."), "approved the northern route for the new tram"),
+    (_MINUTES, _ROUTE, ("new tram line", "new tram line yesterday"), _ROUTE),
+    ("The council approved the northern route for the new tram line on Monday evening.", _ROUTE,
+     (" line on", " on"), "approved the northern route for the new tram"),
+    ("The budget for the tram line was approved by Dr. Smith on Monday.", "The budget for the tram line was "
+     "approved by Dr. Smith", ("Smith", "Jones"), "The budget for the tram line was approved by Dr. Jones"),
+    ("The council approved the budget. Later it met again.", "The council approved the budget. Later",
+     ("Later", "Afterwards"), "The council approved the budget. Afterwards"),
 ])
-def test_reanchor_does_not_reach_into_the_context_for_a_deleted_edge_word(edit: tuple[str, str], found: str) -> None:
-    old = "Minutes of the meeting. The council approved the northern route for the new tram line. Adjourned."
-    ev = _evidence(old, quote="approved the northern route for the new tram line")
+def test_reanchor_does_not_reach_into_the_context_for_a_deleted_edge_word(
+    old: str, quote: str, edit: tuple[str, str], found: str
+) -> None:
+    """... nor drops a changed one after an abbreviation or a sentence end the quote had."""
+    ev = _evidence(old, quote=quote)
     new = old.replace(*edit)
     a = reanchor(new, **ev)
     assert a is not None and new[a.start : a.end] == found

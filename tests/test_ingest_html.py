@@ -194,6 +194,7 @@ def test_inline_code_left_outside_its_paragraph_stays_in_its_sentence() -> None:
             f"The search follows this list, using the first that works:</p><ul>{items}</ul>"
             "<p>Install it with:</p><pre>pip install tide-logger</pre>"
             "<div><pre>tide-logger --watch</pre>Then read the log of the tides.</div>"
+            "<p>Call it yourself:</p><pre>memfd_create()</pre>"
             f"{PROSE}</body></html>")
     texts = _passage_texts(read_html(page))
     assert any("memfd_create(), if the kernel supports it." in text for text in texts)

@@ -511,21 +511,23 @@ class _Paragraphs:
         # paragraph only at punctuation ("<a>the almanac</a>."); otherwise what sets them apart
         # is markup or style that a browser may well show as lines ("<b>June.</b><b>Tickets</b>").
         self.split_runs = False
-        self._pre_texts: frozenset[str] | None = None
-        self._page_read: list[str] | None = None
+        self._pre_texts: frozenset[tuple[str, str]] | None = None
+        self._page_read: tuple[list[str], list[int], str] | None = None
 
-    def pre_texts(self) -> frozenset[str]:
-        """The texts (whitespace runs as one space) of the page's own ``<pre>`` blocks."""
+    def pre_texts(self) -> frozenset[tuple[str, str]]:
+        """(text, start of the text after it) of the page's own ``<pre>`` blocks (see
+        :func:`_beside`)."""
         if self._pre_texts is None:
             blocks = self.page.iter("pre") if self.page is not None else ()
-            self._pre_texts = frozenset(" ".join(pre.text_content().split()) for pre in blocks)
+            self._pre_texts = frozenset(_beside(pre.text_content(), pre.tail) for pre in blocks)
         return self._pre_texts
 
-    def page_read(self) -> list[str]:
+    def page_read(self) -> tuple[list[str], list[int], str]:
         """The lines of the page's body as a browser breaks them, after the cleaning of
-        trafilatura's last fallback (read once); none without a body."""
+        trafilatura's last fallback (read once; none without a body), where each starts in
+        their words joined without whitespace, and those words."""
         if self._page_read is None:
-            self._page_read = []
+            lines: list[str] = []
             body = self.page.find(".//body") if self.page is not None else None
             try:
                 from trafilatura.baseline import basic_cleaning
@@ -536,7 +538,9 @@ class _Paragraphs:
                 read.split_runs = True
                 read.walk(basic_cleaning(copy.deepcopy(body)))
                 read.flush()
-                self._page_read = [line for paragraph in read.out for line in paragraph.split("\n")]
+                lines = [line for paragraph in read.out for line in paragraph.split("\n")]
+            squeezed = ["".join(line.split()) for line in lines]
+            self._page_read = (lines, list(accumulate(map(len, squeezed), initial=0)), "".join(squeezed))
         return self._page_read
 
     def page_lines(self, extracted: str) -> list[str] | None:
@@ -548,11 +552,9 @@ class _Paragraphs:
         be the page source's own (a paragraph's lines as written) or stand between text nodes
         (a link inside a sentence: "see the" / "manual" / "."), not between paragraphs.
         """
-        lines = self.page_read()
+        lines, starts, words = self.page_read()
         if not lines:
             return None
-        starts = list(accumulate((len("".join(line.split())) for line in lines), initial=0))
-        words = "".join("".join(line.split()) for line in lines)
         wanted = "".join(unicodedata.normalize("NFC", extracted).split())
         first = words.find(wanted) if wanted else -1
         if first < 0:
@@ -625,14 +627,20 @@ class _Paragraphs:
             self.walk(child)
 
 
-def _is_code_block(code: _Element, pre_texts: Callable[[], frozenset[str]]) -> bool:
+def _beside(text: str, tail: str | None) -> tuple[str, str]:
+    """A block's text and the start of the text after it, whitespace runs as one space."""
+    return " ".join(text.split()), " ".join((tail or "").split())[:32]
+
+
+def _is_code_block(code: _Element, pre_texts: Callable[[], frozenset[tuple[str, str]]]) -> bool:
     """Whether a ``<code>`` of trafilatura's body is a code block rather than code in a sentence.
 
     trafilatura makes every ``<pre>`` a ``<code>``; one with several lines, or one on a line of
     its own directly in a block container, is a code block. Inline code whose paragraph
     trafilatura dropped around it is left in a container too, but text runs on from it on the
     same line: "<code>memfd_create()</code>, if the kernel supports it." Unless the page has a
-    ``<pre>`` with just that text (``pre_texts``: "<pre>make</pre>Then run it").
+    ``<pre>`` with that text and the same text after it (``pre_texts``: "<pre>make</pre>Then
+    run it").
     """
     if "\n" in (code.text or ""):
         return True
@@ -644,7 +652,8 @@ def _is_code_block(code: _Element, pre_texts: Callable[[], frozenset[str]]) -> b
     before = (previous.tail if previous is not None else parent.text if parent is not None else None) or ""
     if not after.strip() and not before.rsplit("\n", 1)[-1].strip():
         return True
-    return " ".join("".join(code.itertext()).split()) in pre_texts()
+    beside = _beside("".join(code.itertext()), code.tail)
+    return bool(beside[0]) and beside in pre_texts()
 
 
 def _holds_blocks(row: _Element) -> bool:
