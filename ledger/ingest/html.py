@@ -22,11 +22,11 @@ import threading
 import time
 import unicodedata
 from bisect import bisect_left
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from itertools import accumulate
 from typing import TYPE_CHECKING
-from collections.abc import Callable
 
 from ledger.errors import IngestError, InvalidInput
 from ledger.ingest.base import PassageDraft, SourceDraft, content_hash, document_url
@@ -499,7 +499,7 @@ _CLOSING = frozenset(".,;:!?)]}»”’%…")
 class _Paragraphs:
     """Walks trafilatura's body tree, collecting one text per paragraph-like element."""
 
-    def __init__(self, page: HtmlElement | None = None) -> None:
+    def __init__(self, page: HtmlElement | None = None, *, split_runs: bool = False) -> None:
         self.out: list[str] = []
         self.pieces: list[str | None] = []
         self.pre = False
@@ -510,7 +510,7 @@ class _Paragraphs:
         # Reading a page again for a fallback: text nodes with no space between them stay one
         # paragraph only at punctuation ("<a>the almanac</a>."); otherwise what sets them apart
         # is markup or style that a browser may well show as lines ("<b>June.</b><b>Tickets</b>").
-        self.split_runs = False
+        self.split_runs = split_runs
         self._pre_texts: frozenset[tuple[str, str]] | None = None
         self._page_read: tuple[list[str], list[int], str] | None = None
 
@@ -534,8 +534,7 @@ class _Paragraphs:
             except ImportError:  # pragma: no cover - trafilatura moved it: keep its lines
                 body = None
             if body is not None:
-                read = _Paragraphs()
-                read.split_runs = True
+                read = _Paragraphs(split_runs=True)
                 read.walk(basic_cleaning(copy.deepcopy(body)))
                 read.flush()
                 lines = [line for paragraph in read.out for line in paragraph.split("\n")]
