@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from pathlib import Path
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
+from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal, TypeVar
 
@@ -38,8 +38,8 @@ from ledger.records import (
     ClaimId,
     Entity,
     EntityId,
-    Explanation,
     EvidenceTrail,
+    Explanation,
     Passage,
     PredicateInfo,
     Relation,
@@ -263,38 +263,43 @@ class Ledger:
     def ingest_pdf(
         self, path_or_bytes: str | os.PathLike[str] | bytes, *, uri: str | None = None,
         password: str | None = None, trust: Trust = "trusted", scope: str = "default",
-        max_pages: int | None = None, retrieved_at: TimeInput | None = None,
+        max_pages: int | None = None, max_bytes: int | None = None, retrieved_at: TimeInput | None = None,
     ) -> Source:
         """Read a PDF (text in reading order, passages with page and bbox) into a source.
 
         The same bytes again return the existing source; the same ``uri`` with other bytes than its
         newest revision's (even those of an earlier one) makes a revision and re-anchors the older
-        revisions' evidence. ``max_pages`` (default 5,000)
-        refuses documents claiming more pages, a guard against hostile files. ``retrieved_at``:
-        when it was downloaded, if it was (``ingest_url`` sets it).
+        revisions' evidence. ``max_pages`` (default 5,000) and ``max_bytes`` (default 200 MiB)
+        refuse documents claiming more pages or holding more bytes, a guard against hostile files.
+        ``retrieved_at``: when it was downloaded, if it was (``ingest_url`` sets it).
 
         Raises:
             IngestError: unreadable, encrypted without the right password, too large, …
             NeedsOCR: no page has a usable text layer; the source is recorded (``error.source_id``).
         """
-        from ledger.ingest.pdf import DEFAULT_MAX_PAGES, read_pdf, read_pdf_file
+        from ledger.ingest.pdf import (
+            DEFAULT_MAX_BYTES,
+            DEFAULT_MAX_PAGES,
+            read_pdf,
+            read_pdf_file,
+        )
 
         sources.check_metadata(uri=uri)
-        if max_pages is None:
-            max_pages = DEFAULT_MAX_PAGES
-        elif isinstance(max_pages, bool) or not isinstance(max_pages, int) or max_pages < 1:
-            raise InvalidInput(f"max_pages must be a whole number >= 1, not {max_pages!r:.40}")
+        max_pages = _limit(max_pages, "max_pages", DEFAULT_MAX_PAGES)
+        max_bytes = _limit(max_bytes, "max_bytes", DEFAULT_MAX_BYTES)
         sources.quarantine_scope(check_scope(scope), trust)
         if password is not None and not isinstance(password, str):
             raise InvalidInput(f"password must be a string or None, not {type(password).__name__}")
         retrieved = _time(retrieved_at, "retrieved_at")
         with store.paused_gc():  # a book is tens of thousands of lines and passages
             if isinstance(path_or_bytes, (bytes, bytearray)):
-                draft = read_pdf(bytes(path_or_bytes), uri=uri, password=password, max_pages=max_pages)
+                draft = read_pdf(bytes(path_or_bytes), uri=uri, password=password, max_pages=max_pages,
+                                 max_bytes=max_bytes)
             elif isinstance(path_or_bytes, (str, os.PathLike)):
                 if "\x00" in str(os.fspath(path_or_bytes)):
                     raise IngestError(f"the path {str(path_or_bytes)[:80]!r} contains a NUL byte; no file has such a name")
-                draft = read_pdf_file(path_or_bytes, uri=uri, password=password, max_pages=max_pages)
+                draft = read_pdf_file(path_or_bytes, uri=uri, password=password, max_pages=max_pages,
+                                      max_bytes=max_bytes)
             else:
                 raise IngestError(f"ingest_pdf takes a file path or the PDF's bytes, not {type(path_or_bytes).__name__}")
             if retrieved is not None:
@@ -310,35 +315,42 @@ class Ledger:
 
     def ingest_html(
         self, html: str | bytes, *, url: str, retrieved_at: TimeInput | None = None, encoding: str | None = None,
-        trust: Trust = "trusted", scope: str = "default",
+        trust: Trust = "trusted", scope: str = "default", max_bytes: int | None = None,
     ) -> Source:
         """Read a web page's main text (no boilerplate) and metadata into a source; paragraphs
-        become passages. Revisions by ``url`` work as for ``ingest_pdf``."""
-        from ledger.ingest.html import read_html
+        become passages. Revisions by ``url`` work as for ``ingest_pdf``. ``max_bytes`` (default
+        20 MiB) refuses larger pages."""
+        from ledger.ingest.html import DEFAULT_MAX_BYTES, read_html
 
         sources.check_metadata(url=url)
+        max_bytes = _limit(max_bytes, "max_bytes", DEFAULT_MAX_BYTES)
         sources.quarantine_scope(check_scope(scope), trust)
         if encoding is not None and not isinstance(encoding, str):
             raise InvalidInput(f"encoding must be a charset name or None, not {type(encoding).__name__}")
         retrieved = _time(retrieved_at, "retrieved_at")
         with store.paused_gc():  # reading a page makes a few hundred thousand short-lived objects
-            draft = read_html(html, url=url, retrieved_at=retrieved, encoding=encoding)
+            draft = read_html(html, url=url, retrieved_at=retrieved, encoding=encoding, max_bytes=max_bytes)
         return self.add_draft(draft, trust=trust, scope=scope)
 
     def ingest_url(
-        self, url: str, *, timeout: float = 20.0, max_bytes: int = 20 * 2**20, trust: Trust = "trusted",
+        self, url: str, *, timeout: float = 20.0, max_bytes: int | None = None, trust: Trust = "trusted",
         scope: str = "default",
     ) -> Source:
-        """Fetch a URL (one GET, with a timeout and a size limit) and ingest it as HTML or PDF."""
-        from ledger.ingest.base import document_url
-        from ledger.ingest.html import fetch
+        """Fetch a URL (one GET, with a timeout and a size limit) and ingest it as HTML or PDF.
 
+        ``timeout`` (seconds) bounds the whole fetch; ``max_bytes`` (default 20 MiB) what is read
+        and ingested, a web page or a PDF alike."""
+        from ledger.ingest.base import document_url
+        from ledger.ingest.html import DEFAULT_MAX_BYTES, fetch
+
+        max_bytes = _limit(max_bytes, "max_bytes", DEFAULT_MAX_BYTES)
         fetched = fetch(url, timeout=timeout, max_bytes=max_bytes)
+        # the ingesters take the same limit: their own defaults differ from the fetch's
         if fetched.content_type == "application/pdf":
             return self.ingest_pdf(fetched.data, uri=document_url(fetched.url), trust=trust, scope=scope,
-                                   retrieved_at=fetched.retrieved_at)
+                                   retrieved_at=fetched.retrieved_at, max_bytes=max_bytes)
         return self.ingest_html(fetched.data, url=fetched.url, retrieved_at=fetched.retrieved_at,
-                                encoding=fetched.charset, trust=trust, scope=scope)
+                                encoding=fetched.charset, trust=trust, scope=scope, max_bytes=max_bytes)
 
     def stale_evidence(self, *, scope: str = "default") -> list[StaleEvidence]:
         """Evidence whose quote vanished from a newer revision of its source, with the claims
@@ -692,6 +704,15 @@ def _label(entity: EntityRef) -> str:
 
 def _predicate(predicate: str | None) -> str | None:
     return None if predicate is None else assertions.check_predicate(predicate)
+
+
+def _limit(value: int | None, name: str, default: int) -> int:
+    """A size limit given to an ingester: ``default`` for None, else a whole number >= 1."""
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidInput(f"{name} must be a whole number >= 1, not {value!r:.40}")
+    return value
 
 
 def _time(value: TimeInput | None, what: str) -> datetime | None:

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from datetime import date, datetime
 from decimal import Decimal
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, NoReturn
 
 import typer
 from rich.console import Console
@@ -307,20 +307,35 @@ class Ingested:
     message: str | None = None
 
 
-def _ingest_one(ledger: Ledger, target: str, *, password: str | None, trust: Any, scope: str) -> Ingested:
+class _Limits(NamedTuple):
+    """The options of ``ledger ingest`` that bound or unlock what it reads."""
+
+    password: str | None
+    max_pages: int | None
+    max_bytes: int | None
+    timeout: float
+
+
+def _ingest_one(ledger: Ledger, target: str, limits: _Limits, *, trust: Any, scope: str) -> Ingested:
     """Ingest one file or URL; errors become the outcome."""
+    from ledger.ingest.html import DEFAULT_MAX_BYTES, check_size
+
     try:
         if target.startswith(("http://", "https://")):
-            source = ledger.ingest_url(target, trust=trust, scope=scope)
+            source = ledger.ingest_url(target, timeout=limits.timeout, max_bytes=limits.max_bytes, trust=trust,
+                                       scope=scope)
         elif _kind(Path(target)) == "html":
             path = Path(target)
             try:
-                data = path.read_bytes()
+                check_size(path.stat().st_size, path.resolve().as_uri(), limits.max_bytes or DEFAULT_MAX_BYTES)
+                data = path.read_bytes()  # not before: a huge file is refused unread
             except OSError as error:
                 raise IngestError(f"cannot read {target}: {error.strerror or error}") from error
-            source = ledger.ingest_html(data, url=path.resolve().as_uri(), trust=trust, scope=scope)
+            source = ledger.ingest_html(data, url=path.resolve().as_uri(), trust=trust, scope=scope,
+                                        max_bytes=limits.max_bytes)
         else:
-            source = ledger.ingest_pdf(target, password=password, trust=trust, scope=scope)
+            source = ledger.ingest_pdf(target, password=limits.password, max_pages=limits.max_pages,
+                                       max_bytes=limits.max_bytes, trust=trust, scope=scope)
     except NeedsOCR as error:
         return Ingested(target, "needs OCR", source=error.source_id, pages_without_text=error.pages,
                         message=str(error))
@@ -336,15 +351,21 @@ def _ingest_row(item: Ingested) -> tuple[str, str, str, str]:
     if item.outcome == "error":
         return escape(item.target), "", "", f"[red]error:[/] {escape(item.message or '')}"
     if item.outcome == "needs OCR":
-        return (escape(item.target), f"{len(item.pages_without_text)} pages", "0",
+        return (escape(item.target), _count(len(item.pages_without_text), "page"), "0",
                 f"[yellow]recorded, needs OCR[/] (source {item.source})")
-    units = f"{item.pages} pages" if item.pages else f"{item.passages} paragraphs"
+    units = _count(item.pages, "page") if item.pages else _count(item.passages, "paragraph")
     outcome = {"unchanged": f"unchanged (source {item.source})",
                "new revision": f"[cyan]new revision[/] of {item.revision_of} (source {item.source})",
                "ingested": f"[green]ingested[/] (source {item.source})"}[item.outcome]
     if item.pages_without_text:
-        outcome += f"; no readable text on pages {', '.join(map(str, item.pages_without_text))}"
+        pages = item.pages_without_text
+        outcome += f"; no readable text on page{'s' if len(pages) > 1 else ''} {', '.join(map(str, pages))}"
     return escape(item.target), units, str(item.passages), outcome
+
+
+def _count(number: int, noun: str) -> str:
+    """ "1 page", "2 pages" """
+    return f"{number:,} {noun}{'' if number == 1 else 's'}"
 
 
 @app.command()
@@ -352,6 +373,10 @@ def ingest(
     targets: Annotated[list[str], typer.Argument(help="PDF or HTML files, folders, or http(s) URLs.")],
     password: Annotated[str | None, typer.Option(help="Password for encrypted PDFs.")] = None,
     untrusted: Annotated[bool, typer.Option(help="Store in quarantine:<scope>.")] = False,
+    max_pages: Annotated[int | None, typer.Option(help="Refuse PDFs with more pages.  [default: 5000]")] = None,
+    max_bytes: Annotated[int | None, typer.Option(
+        help="Refuse larger documents.  [default: 200 MiB for a PDF file, 20 MiB for a web page or a URL]")] = None,
+    timeout: Annotated[float, typer.Option(help="Seconds a URL may take to download.")] = 20.0,
     scope: ScopeOption = "default", as_json: JsonOption = False, db: DbOption = None,
 ) -> None:
     """Ingest documents as sources with located passages; re-ingesting a changed one makes a revision.
@@ -366,7 +391,7 @@ def ingest(
         task = progress.add_task("ingesting", total=len(found))
         for target in found:
             progress.update(task, description=escape(Path(target).name if "://" not in target else target))
-            results.append(_ingest_one(ledger, target, password=password,
+            results.append(_ingest_one(ledger, target, _Limits(password, max_pages, max_bytes, timeout),
                                        trust="untrusted" if untrusted else "trusted", scope=scope))
             progress.advance(task)
     if as_json:

@@ -178,11 +178,16 @@ def test_html_without_main_text_is_refused_and_writes_nothing(ledger: Ledger) ->
     assert table_dump(ledger.url) == before
 
 
+# An article followed by 21 MiB of comment: over read_html's own 20 MiB default.
+LONG_PAGE = (HTML / "article.html").read_bytes() + b"<!-- " + b"x" * (21 * 2**20) + b" -->"
+
+
 class _Pages(BaseHTTPRequestHandler):
     def do_GET(self) -> None:  # noqa: N802  (http.server's name)
         routes = {"/article": ("text/html; charset=utf-8", (HTML / "article.html").read_bytes()),
                   "/paper.pdf": ("application/pdf", (PDF / "multi-page.pdf").read_bytes()),
-                  "/archive.zip": ("application/zip", b"PK\x03\x04")}
+                  "/archive.zip": ("application/zip", b"PK\x03\x04"),
+                  "/long-page": ("text/html; charset=utf-8", LONG_PAGE)}
         if self.path == "/loop":
             self.send_response(302)
             self.send_header("Location", "/loop")
@@ -225,6 +230,35 @@ def test_ingest_url_takes_html_and_pdf_and_refuses_the_rest(ledger: Ledger, serv
     with pytest.raises(IngestError):
         ledger.ingest_url("http://127.0.0.1:9/unreachable", timeout=2)
     assert table_dump(ledger.url) == before
+
+
+def test_ingest_url_reads_whatever_its_max_bytes_allows(ledger: Ledger, server: str) -> None:
+    before = table_dump(ledger.url)
+    with pytest.raises(IngestError, match="over the limit of 20,971,520 bytes; pass a larger max_bytes"):
+        ledger.ingest_url(f"{server}/long-page")
+    with pytest.raises(IngestError, match="over the limit of 16,087 bytes; pass a larger max_bytes"):
+        ledger.ingest_url(f"{server}/paper.pdf", max_bytes=(PDF / "multi-page.pdf").stat().st_size - 1)
+    assert table_dump(ledger.url) == before
+    assert "tidal barrier" in ledger.ingest_url(f"{server}/long-page", max_bytes=22 * 2**20).text
+
+
+def test_max_bytes_bounds_what_ingest_pdf_and_ingest_html_read(ledger: Ledger) -> None:
+    paper, page = (PDF / "multi-page.pdf").read_bytes(), (HTML / "article.html").read_bytes()
+    before = table_dump(ledger.url)
+    with pytest.raises(IngestError, match=f"is {len(paper):,} bytes, over the limit of 1,000 bytes; pass a larger"):
+        ledger.ingest_pdf(paper, max_bytes=1000)
+    with pytest.raises(IngestError, match=f"is {len(paper):,} bytes, over the limit of 1,000 bytes; pass a larger"):
+        ledger.ingest_pdf(PDF / "multi-page.pdf", max_bytes=1000)
+    with pytest.raises(IngestError, match=f"is {len(page):,} bytes, over the limit of 1,000 bytes; pass a larger"):
+        ledger.ingest_html(page, url="https://example.org/a", max_bytes=1000)
+    for bad in (0, -1, True, 2.5, "1000"):
+        with pytest.raises(InvalidInput, match="max_bytes must be a whole number >= 1"):
+            ledger.ingest_pdf(paper, max_bytes=bad)  # type: ignore[arg-type]
+        with pytest.raises(InvalidInput, match="max_bytes must be a whole number >= 1"):
+            ledger.ingest_html(page, url="https://example.org/a", max_bytes=bad)  # type: ignore[arg-type]
+    assert table_dump(ledger.url) == before
+    assert ledger.ingest_pdf(paper, max_bytes=len(paper)).created
+    assert ledger.ingest_html(page, url="https://example.org/a", max_bytes=len(page)).created
 
 
 def test_a_pdf_revision_reanchors_with_page_and_bbox(ledger: Ledger, clock) -> None:

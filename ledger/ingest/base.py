@@ -10,6 +10,9 @@ from typing import Literal, NamedTuple
 SourceKind = Literal["pdf", "web", "text", "conversation"]
 BBox = tuple[float, float, float, float]
 
+#: what the message refusing a document over the size limit says to do (the keyword, the CLI option)
+RAISE_MAX_BYTES = "pass a larger max_bytes (ledger ingest --max-bytes) to read it"
+
 
 class PassageDraft(NamedTuple):
     """A unit of the source text: ``text[char_start:char_end]`` with where it sits.

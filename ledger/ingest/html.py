@@ -29,7 +29,13 @@ from itertools import accumulate
 from typing import TYPE_CHECKING
 
 from ledger.errors import IngestError, InvalidInput
-from ledger.ingest.base import PassageDraft, SourceDraft, content_hash, document_url
+from ledger.ingest.base import (
+    RAISE_MAX_BYTES,
+    PassageDraft,
+    SourceDraft,
+    content_hash,
+    document_url,
+)
 from ledger.ingest.webmeta import read_metadata
 
 if TYPE_CHECKING:
@@ -40,7 +46,8 @@ if TYPE_CHECKING:
     from lxml.html import HtmlElement, HTMLParser
     from trafilatura.settings import Extractor
 
-__all__ = ["CELL_SEPARATOR", "DEFAULT_MAX_BYTES", "PARAGRAPH_SEPARATOR", "USER_AGENT", "Fetched", "fetch", "read_html"]
+__all__ = ["CELL_SEPARATOR", "DEFAULT_MAX_BYTES", "PARAGRAPH_SEPARATOR", "USER_AGENT", "Fetched", "check_size", "fetch",
+           "read_html"]
 
 DEFAULT_MAX_BYTES = 20 * 2**20
 PARAGRAPH_SEPARATOR = "\n\n"
@@ -51,6 +58,7 @@ _HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 _FETCHABLE_TYPES = _HTML_TYPES | {"application/pdf"}
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 _CHUNK = 64 * 1024
+RAISE_TIMEOUT = "pass a longer timeout (ledger ingest --timeout) for a slow server"
 
 # --- reading -------------------------------------------------------------------------------------
 
@@ -82,8 +90,7 @@ def read_html(
     """
     raw = _as_bytes(html)
     where = url or "the document"
-    if len(raw) > max_bytes:
-        raise IngestError(f"{where} is {len(raw):,} bytes, over the limit of {max_bytes:,} bytes")
+    check_size(len(raw), where, max_bytes)
     if not raw.strip():
         raise IngestError(f"{where} is empty ({len(raw)} bytes, no content)")
     if retrieved_at is not None and retrieved_at.utcoffset() is None:
@@ -127,6 +134,12 @@ def read_html(
         retrieved_at=retrieved_at.astimezone(UTC) if retrieved_at is not None else None,
         metadata=metadata,
     )
+
+
+def check_size(size: int, where: str, max_bytes: int) -> None:
+    """IngestError if a page of ``size`` bytes is over ``max_bytes``."""
+    if size > max_bytes:
+        raise IngestError(f"{where} is {size:,} bytes, over the limit of {max_bytes:,} bytes; {RAISE_MAX_BYTES}")
 
 
 def _mend_inline_markup(tree: HtmlElement) -> None:
@@ -815,7 +828,7 @@ def _remaining(deadline: float, url: str, timeout: float) -> float:
     """Seconds left before ``deadline``; IngestError once it has passed."""
     left = deadline - time.monotonic()
     if left <= 0:
-        raise IngestError(f"could not fetch {url}: timed out after {timeout:g} s")
+        raise IngestError(f"could not fetch {url}: timed out after {timeout:g} s; {RAISE_TIMEOUT}")
     return left
 
 
@@ -840,7 +853,7 @@ def _cause(reason: object, timeout: float) -> str:
     from http.client import HTTPException, IncompleteRead, RemoteDisconnected
 
     if isinstance(reason, TimeoutError):
-        return f"timed out after {timeout:g} s"
+        return f"timed out after {timeout:g} s; {RAISE_TIMEOUT}"
     if isinstance(reason, ConnectionRefusedError):
         return "connection refused (is the server running on that port?)"
     if isinstance(reason, socket.gaierror):
@@ -873,7 +886,8 @@ def _receive(response: HTTPResponse, url: str, timeout: float, max_bytes: int, d
     length_header = (headers.get("Content-Length") or "").strip()
     length = int(length_header) if length_header.isdigit() else None
     if length is not None and length > max_bytes:
-        raise IngestError(f"{url} is {length:,} bytes (Content-Length), over the limit of {max_bytes:,} bytes")
+        raise IngestError(
+            f"{url} is {length:,} bytes (Content-Length), over the limit of {max_bytes:,} bytes; {RAISE_MAX_BYTES}")
     decoder = _body_decoder(headers.get("Content-Encoding"), url)
     chunks: list[bytes] = []
     size = received = 0
@@ -883,13 +897,13 @@ def _receive(response: HTTPResponse, url: str, timeout: float, max_bytes: int, d
             chunk = response.read1(_CHUNK)
             if chunk and time.monotonic() > deadline:
                 raise IngestError(f"could not read {url}: timed out after {timeout:g} s "
-                                  f"({received + len(chunk):,} bytes received)")
+                                  f"({received + len(chunk):,} bytes received); {RAISE_TIMEOUT}")
             received += len(chunk)
             if decoder is not None:
                 chunk = decoder.decompress(chunk, max_bytes + 1 - size) if chunk else decoder.flush()
             size += len(chunk)
             if size > max_bytes:
-                raise IngestError(f"{url} sent more than {max_bytes:,} bytes; refusing it")
+                raise IngestError(f"{url} sent more than {max_bytes:,} bytes; refusing it ({RAISE_MAX_BYTES})")
             if not chunk:
                 break
             chunks.append(chunk)

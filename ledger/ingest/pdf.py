@@ -115,7 +115,13 @@ from pathlib import Path
 from typing import Any, Final
 
 from ledger.errors import IngestError
-from ledger.ingest.base import BBox, PassageDraft, SourceDraft, content_hash
+from ledger.ingest.base import (
+    RAISE_MAX_BYTES,
+    BBox,
+    PassageDraft,
+    SourceDraft,
+    content_hash,
+)
 
 __all__ = ["parse_pdf_date", "read_pdf", "read_pdf_file"]
 
@@ -359,8 +365,7 @@ def _cap(label: str) -> str:
 def _check_size(size: int, label: str, max_bytes: int) -> None:
     if size > max_bytes:
         raise IngestError(
-            f"{_cap(label)} is {size} bytes, more than max_bytes={max_bytes}; "
-            "raise max_bytes to read it"
+            f"{_cap(label)} is {size:,} bytes, over the limit of {max_bytes:,} bytes; {RAISE_MAX_BYTES}"
         )
 
 
@@ -392,7 +397,8 @@ def _unlock(doc: Any, label: str, password: str | None) -> None:
     if not doc.needs_pass:
         return
     if password is None:
-        raise IngestError(f"{_cap(label)} is encrypted; pass password=... to read it")
+        raise IngestError(
+            f"{_cap(label)} is encrypted; pass its password (password=..., or ledger ingest --password) to read it")
     if not doc.authenticate(password):
         raise IngestError(
             f"wrong password for {label}: the password given does not open it; "
@@ -405,7 +411,7 @@ def _page_count(doc: Any, label: str, max_pages: int, pymupdf: Any) -> int:
     if claimed is not None and claimed > max_pages:
         raise IngestError(
             f"{_cap(label)} claims {claimed} pages; the limit is {max_pages} "
-            "(if the document is genuine, pass a larger max_pages to ingest_pdf)"
+            "(if the document is genuine, pass a larger max_pages: ledger ingest --max-pages)"
         )
     try:
         count = int(doc.page_count)
@@ -417,7 +423,7 @@ def _page_count(doc: Any, label: str, max_pages: int, pymupdf: Any) -> int:
     if count > max_pages:
         raise IngestError(
             f"{_cap(label)} claims {count} pages; the limit is {max_pages} "
-            "(if the document is genuine, pass a larger max_pages to ingest_pdf)"
+            "(if the document is genuine, pass a larger max_pages: ledger ingest --max-pages)"
         )
     if count == 0:
         raise IngestError(
