@@ -515,6 +515,22 @@ def test_parse_pdf_date_round_trips(moment: datetime, offset_minutes: int) -> No
     assert parsed == local and parsed is not None and parsed.utcoffset() == timedelta(0)
 
 
+@pytest.mark.parametrize(("created", "modified"), [
+    ("D:19700101000000Z", "D:19700101000000+00'00'"),  # SOURCE_DATE_EPOCH=0 (Ghostscript, reproducible builds)
+    ("D:19921231235959Z", "D:21000101000000Z"),  # before PDF existed; a clock far ahead
+])
+def test_placeholder_dates_are_not_believed(created: str, modified: str) -> None:
+    import pymupdf
+
+    with pymupdf.open(FIXTURES / "metadata.pdf") as document:
+        document.set_metadata({**document.metadata, "creationDate": created, "modDate": modified})
+        data = document.tobytes()
+    draft = read_pdf(data)
+    assert draft.published_at is None and draft.modified_at is None
+    assert draft.metadata["creationDate"] == created and draft.metadata["modDate"] == modified  # as written
+    assert read_pdf(data.replace(created.encode(), b"D:19930101000000Z")).published_at == datetime(1993, 1, 1, tzinfo=UTC)
+
+
 def test_metadata_fixture() -> None:
     draft = _draft("fixtures", "metadata.pdf")
     assert draft.title == "Ledger Fixture: Metadata"

@@ -255,8 +255,8 @@ def read_pdf(
         uri=uri,
         title=metadata.get("title") or None,
         author=metadata.get("author") or None,
-        published_at=parse_pdf_date(metadata.get("creationDate")),
-        modified_at=parse_pdf_date(metadata.get("modDate")),
+        published_at=_believable(parse_pdf_date(metadata.get("creationDate"))),
+        modified_at=_believable(parse_pdf_date(metadata.get("modDate"))),
         page_count=page_count,
         metadata=metadata,
         pages_without_text=without_text,
@@ -330,6 +330,18 @@ def parse_pdf_date(value: str | None) -> datetime | None:
         return stamp.astimezone(UTC)
     except (ValueError, OverflowError):
         return None
+
+
+#: No PDF was made before PDF 1.0 (1993): earlier dates are placeholders, such as the Unix epoch
+#: a reproducible build (SOURCE_DATE_EPOCH=0) writes.
+_FIRST_PDF: Final = datetime(1993, 1, 1, tzinfo=UTC)
+
+
+def _believable(stamp: datetime | None) -> datetime | None:
+    """``stamp`` unless it is before 1993 or more than a day ahead of now (a wrong clock)."""
+    if stamp is None or not _FIRST_PDF <= stamp <= datetime.now(UTC) + timedelta(days=1):
+        return None
+    return stamp
 
 
 # --- opening and checking -----------------------------------------------------------
