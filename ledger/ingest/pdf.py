@@ -545,11 +545,18 @@ def _transformed(box: BBox, matrix: _Matrix) -> BBox:
 
 def _unmapped(lines: Sequence[_Line]) -> bool:
     """Whether more than half of a page's characters (spaces aside) are glyphs that have no
-    Unicode mapping: its text layer is unreadable."""
+    Unicode mapping, or characters whose two bytes were swapped: its text layer is unreadable."""
     text = "".join([line[1] for line in lines])
-    if "\ufffd" not in text:
-        return False
-    return text.count("\ufffd") * 2 > len(text) - text.count(" ")
+    bad = text.count("\ufffd")
+    if not text.isascii() and _BYTE_SWAPPED.search(text):
+        bad += len(_BYTE_SWAPPED.findall(text))
+    return bad * 2 > len(text) - text.count(" ")
+
+
+#: printable ASCII with its two bytes swapped ("M" U+004D as U+4D00), as a font whose ToUnicode
+#: map was written the wrong way round reads; such characters make no more than a sliver of
+#: real CJK text ("一" U+4E00 is the commonest)
+_BYTE_SWAPPED: Final = re.compile("[" + "".join(chr(c << 8) for c in range(0x21, 0x7F)) + "]")
 
 
 def _on_page(lines: list[_Line], area: Sequence[float]) -> list[_Line]:
