@@ -625,6 +625,39 @@ def test_a_page_changed_to_bytes_stored_under_another_address_is_a_revision_of_i
     assert ledger.claim(winter).status == "superseded"
 
 
+@pytest.mark.parametrize("spelling", [
+    "HTTPS://Harbour-Gazette.EXAMPLE/2024/03/tidal-barrier",  # scheme and host in any case
+    "https://harbour-gazette.example:443/2024/03/tidal-barrier",  # the default port
+    "https://harbour-gazette.example/2024/03/./news/../tid%61l-barrier",  # dot segments, an escaped letter
+])
+def test_an_equivalent_spelling_of_the_url_is_the_same_document(ledger: Ledger, clock, spelling: str) -> None:
+    """RFC 3986 (6.2.2, 6.2.3): these URLs name the same resource, so the edit is a revision."""
+    page = (HTML / "article.html").read_bytes()
+    first = ledger.ingest_html(page, url="https://harbour-gazette.example/2024/03/tidal-barrier")
+    claim = ledger.assert_claim("River Quell", "floods 2014-2023", value=4,
+                                evidence=[ledger.cite(first, "burst its banks four times between 2014 and 2023")])
+    clock.tick()
+    revised = ledger.ingest_html(page.replace(b"between 2014 and 2023", b"between 2014 and 2024"), url=spelling)
+    assert revised.revision_of == first.id and revised.uri == first.uri
+    assert revised.metadata["url"] == spelling  # as given, kept
+    assert [s.claim_id for s in ledger.stale_evidence()] == [claim.id]
+
+
+@pytest.mark.parametrize(("url", "message"), [
+    ("not a url at all", "contains whitespace"),
+    ("harbour-gazette.example/tides", "not an absolute URL"),
+    ("javascript:alert(1)", "names no document"),
+    ("http://[::1/x", "not a valid URL"),
+    ("https://", "names no host"),
+    ("https://harbour.example:99999/", "not a valid URL"),
+])
+def test_ingest_html_refuses_a_url_that_names_no_document(ledger: Ledger, url: str, message: str) -> None:
+    before = table_dump(ledger.url)
+    with pytest.raises(InvalidInput, match=f"{message}.*such as 'https://example.org/news/article'"):
+        ledger.ingest_html((HTML / "article.html").read_bytes(), url=url)
+    assert table_dump(ledger.url) == before
+
+
 def test_the_same_page_shared_with_tracking_parameters_or_a_fragment_is_one_document(ledger: Ledger, clock) -> None:
     page = (HTML / "article.html").read_bytes()
     as_shared = ARTICLE_URL + "?utm_source=newsletter&utm_medium=email#comments"

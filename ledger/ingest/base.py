@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import hashlib
+import re
+import string
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal, NamedTuple
+
+from ledger.errors import InvalidInput
 
 SourceKind = Literal["pdf", "web", "text", "conversation"]
 BBox = tuple[float, float, float, float]
@@ -88,17 +92,88 @@ _TRACKING = frozenset({"utm_source", "utm_medium", "utm_campaign", "utm_term", "
 
 
 def document_url(url: str) -> str:
-    """The URL of the document itself, the key its revisions share: without a #fragment and
-    without tracking parameters (``utm_*``, ``fbclid``, ``gclid``, …); anything else as given."""
+    """The URL of the document itself, the key its revisions share.
+
+    An http(s) URL is normalized as RFC 3986 (sections 6.2.2 and 6.2.3) says equivalent URLs
+    are: scheme and host in lower case, no default port, percent-escapes in upper case and
+    unreserved characters unescaped ("%7E" is "~"), no "." or ".." segments, "/" for an empty
+    path; and it loses its #fragment and the query parameters that only say how a link was
+    shared (``utm_*``, ``fbclid``, ``gclid``, …). Anything else is returned as given.
+    """
     from urllib.parse import unquote, urlsplit, urlunsplit
 
-    if "#" not in url and "=" not in url:
-        return url
     try:
         parts = urlsplit(url)
+        scheme, host, port = parts.scheme.lower(), parts.hostname, parts.port
     except ValueError:
         return url
-    if parts.scheme.lower() not in ("http", "https"):
+    if scheme not in _DEFAULT_PORTS or not host:
         return url
+    netloc = f"[{host}]" if ":" in host else host
+    if port is not None and port != _DEFAULT_PORTS[scheme]:
+        netloc = f"{netloc}:{port}"
+    if "@" in parts.netloc:
+        netloc = f"{_escapes_normalized(parts.netloc.rpartition('@')[0])}@{netloc}"
+    path = _without_dot_segments(_escapes_normalized(parts.path)) or "/"
     kept = [piece for piece in parts.query.split("&") if unquote(piece.split("=", 1)[0]).lower() not in _TRACKING]
-    return urlunsplit((parts.scheme, parts.netloc, parts.path, "&".join(kept), ""))
+    return urlunsplit((scheme, netloc, path, _escapes_normalized("&".join(kept)), ""))
+
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+_ESCAPE = re.compile("%([0-9A-Fa-f]{2})")
+_UNRESERVED = frozenset(string.ascii_letters + string.digits + "-._~")
+
+
+def _escapes_normalized(part: str) -> str:
+    """Percent-escapes with upper-case hex digits; those of unreserved characters decoded."""
+    if "%" not in part:
+        return part
+
+    def normalized(match: re.Match[str]) -> str:
+        char = chr(int(match[1], 16))
+        return char if char in _UNRESERVED else f"%{match[1].upper()}"
+
+    return _ESCAPE.sub(normalized, part)
+
+
+def _without_dot_segments(path: str) -> str:
+    """An absolute path with its "." and ".." segments resolved (RFC 3986 section 5.2.4)."""
+    if "." not in path or not path.startswith("/"):
+        return path
+    segments = path.split("/")[1:]
+    kept: list[str] = []
+    for index, segment in enumerate(segments, start=1):
+        if segment in (".", ".."):
+            if segment == ".." and kept:
+                kept.pop()
+            if index == len(segments):  # "/a/." and "/a/b/.." end in a slash
+                kept.append("")
+        else:
+            kept.append(segment)
+    return "/" + "/".join(kept)
+
+
+#: schemes that cannot name a page that was read
+_NOT_DOCUMENTS = frozenset({"javascript", "data", "about", "blob", "mailto", "tel"})
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*\Z")
+
+
+def check_url(url: str, *, what: str = "url") -> None:
+    """InvalidInput unless ``url`` is an absolute URL that could name a document: a scheme,
+    no whitespace, and for http(s) a host and a valid port."""
+    from urllib.parse import urlsplit
+
+    example = "pass where the page came from, such as 'https://example.org/news/article'"
+    if any(char.isspace() for char in url):
+        raise InvalidInput(f"{what} {url[:80]!r} contains whitespace; {example} (spaces escaped as %20)")
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018  (raises ValueError for a port out of range or not a number)
+    except ValueError as exc:
+        raise InvalidInput(f"{what} {url[:80]!r} is not a valid URL ({exc}); {example}") from exc
+    if not parts.scheme or not _SCHEME.match(parts.scheme) or not url.lower().startswith(f"{parts.scheme}:"):
+        raise InvalidInput(f"{what} {url[:80]!r} is not an absolute URL (no scheme such as https:); {example}")
+    if parts.scheme.lower() in _NOT_DOCUMENTS:
+        raise InvalidInput(f"{what} {url[:80]!r} is a {parts.scheme}: URL, which names no document; {example}")
+    if parts.scheme.lower() in _DEFAULT_PORTS and not parts.hostname:
+        raise InvalidInput(f"{what} {url[:80]!r} names no host; {example}")
