@@ -106,9 +106,9 @@ def test_ingest_options_unlock_and_bound_what_is_read(tmp_path: Path) -> None:
     assert code == 2 and [r["outcome"] for r in json.loads(out)] == ["error", "error"]
     assert all("over the limit of 5,000 bytes" in r["message"] and "--max-bytes" in r["message"]
                for r in json.loads(out))
-    code, out, err = run("ingest", str(pdf / "encrypted.pdf"), "--json", "--db", db)
+    code, out, _ = run("ingest", str(pdf / "encrypted.pdf"), "--json", "--db", db)
     assert code == 2 and "--password" in json.loads(out)[0]["message"]
-    code, out, err = run("ingest", str(pdf / "encrypted.pdf"), str(pdf / "multi-page.pdf"), "--password",
+    code, out, _ = run("ingest", str(pdf / "encrypted.pdf"), str(pdf / "multi-page.pdf"), "--password",
                          "open-sesame", "--max-pages", "4", "--db", db)
     assert code == 0 and out.count("ingested") == 2
     code, out, _ = run("ingest", str(pdf / "image-only.pdf"), str(pdf / "title-page.pdf"), "--db", db)
