@@ -101,7 +101,7 @@ def test_ingest_options_unlock_and_bound_what_is_read(tmp_path: Path) -> None:
     rows = json.loads(out)
     assert code == 2 and [r["outcome"] for r in rows] == ["error", "ingested"]
     assert "claims 4 pages; the limit is 3" in rows[0]["message"] and "--max-pages" in rows[0]["message"]
-    code, out, err = run("ingest", str(pdf / "multi-page.pdf"), str(html / "article.html"), "--max-bytes", "5000",
+    code, out, _ = run("ingest", str(pdf / "multi-page.pdf"), str(html / "article.html"), "--max-bytes", "5000",
                          "--json", "--db", db)
     assert code == 2 and [r["outcome"] for r in json.loads(out)] == ["error", "error"]
     assert all("over the limit of 5,000 bytes" in r["message"] and "--max-bytes" in r["message"]
