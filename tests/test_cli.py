@@ -96,7 +96,7 @@ def test_ingest_tells_what_it_cannot_read_and_sniffs_files_without_a_known_exten
 def test_ingest_options_unlock_and_bound_what_is_read(tmp_path: Path) -> None:
     db = str(tmp_path / "cli.db")
     pdf, html = FIXTURES / "pdf", FIXTURES / "html"
-    code, out, err = run("ingest", str(pdf / "multi-page.pdf"), str(html / "article.html"), "--max-pages", "3",
+    code, out, _ = run("ingest", str(pdf / "multi-page.pdf"), str(html / "article.html"), "--max-pages", "3",
                          "--json", "--db", db)
     rows = json.loads(out)
     assert code == 2 and [r["outcome"] for r in rows] == ["error", "ingested"]
