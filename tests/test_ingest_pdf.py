@@ -388,6 +388,32 @@ def test_bad_fixture_raises_with_reason(name: str) -> None:
     assert isinstance(caught.value, InvalidInput)
 
 
+def test_a_damaged_stream_is_told_apart_while_other_threads_read_pdfs() -> None:
+    """mupdf's warnings, which reveal a damaged stream, go to one buffer for the whole process:
+    a thread reading a sound PDF must not be refused for another thread's damaged one."""
+    import threading
+
+    damaged, sound = (FIXTURES / "damaged-stream.pdf").read_bytes(), (FIXTURES / "multi-page.pdf").read_bytes()
+    expected_text = read_pdf(sound).text
+    wrong: list[str] = []
+
+    def read(data: bytes, rounds: int) -> None:
+        for _ in range(rounds):
+            try:
+                outcome = read_pdf(data).text == expected_text
+            except IngestError as error:
+                outcome = data is damaged and "page 2 cannot be decoded" in str(error)
+            if outcome is not True:
+                wrong.append("damaged" if data is damaged else "sound")
+
+    threads = [threading.Thread(target=read, args=(data, 25)) for data in (damaged, sound, damaged, sound)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert wrong == []
+
+
 @pytest.mark.parametrize(("origin", "name"), ENCRYPTED, ids=_ids(ENCRYPTED))
 def test_encrypted_needs_the_right_password(origin: str, name: str) -> None:
     spec = _spec(origin, name)
