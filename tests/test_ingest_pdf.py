@@ -721,3 +721,36 @@ def test_what_is_not_a_drop_capital_stays_apart(
 def test_a_large_letter_beside_a_single_line_is_a_label_not_a_drop_capital() -> None:
     text = _capital_page("N", "north is up on this map", second_block=2)
     assert text.startswith("N\n\nnorth is up on this map")
+
+
+BULLET_ITEMS = (
+    ("If F is a record declaration, then Rep(F) is a tuple of the record name", "and the representations of its fields, each in the order written;",
+     "for Rep(V), see below."),
+    ("If F is a type declaration, then Rep(F) is a tuple of its name,", "the representation of its type and those of its variables."),
+    ("If F is a wild attribute -A(T), then Rep(F) = {attribute,ANNO,A,T}.",),
+)
+
+
+def test_bullets_of_items_that_wrap_come_before_their_items() -> None:
+    """An Apache FOP list: a bullet on the first line of each item, items wrapping to two or
+    three lines under a hanging indent, the whole list one block. Few rows carry a bullet, yet
+    each is read right before its item, after the heading above the list."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    writer = pymupdf.TextWriter(page.rect)
+    font = pymupdf.Font("helv")
+    writer.append((72, 80), "1.8  The Abstract Format", font=font, fontsize=14)
+    y = 110.0
+    for item in BULLET_ITEMS:
+        writer.append((72, y), "\u2022", font=font, fontsize=10)
+        for line in item:
+            writer.append((90, y), line, font=font, fontsize=10)
+            y += 12.0
+        y += 2.5  # space between items
+    writer.append((72, y + 10), "Each field in a record declaration can have an optional default.", font=font, fontsize=10)
+    writer.write_text(page)
+    text = read_pdf(doc.tobytes()).text
+    assert text.startswith("1.8  The Abstract Format\n\n\u2022\n" + BULLET_ITEMS[0][0])
+    for item in BULLET_ITEMS:
+        assert "\u2022\n" + "\n".join(item) in text
+    assert text.count("\u2022") == len(BULLET_ITEMS)

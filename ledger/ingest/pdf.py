@@ -73,7 +73,9 @@ Reading order
     least 80% of that column's rows alongside them (section and page numbers in a table
     of contents, line numbers of a listing, the cells of a table), the two are read
     together, row by row, each row left to right. A column of single words beside a
-    paragraph, one on each of its rows, is read that way too: it looks like a table.
+    paragraph, one on each of its rows, is read that way too: it looks like a table. A
+    column of list marks (bullets, "1.") inside the text, each level with a line just to
+    its right, goes with that column however few of its rows it marks (items that wrap).
     Lines that do not run left to right (rotated margin stamps, axis labels) follow the
     page's other lines. A paragraph is a run of lines from one pymupdf block that
     continues downward in reading order.
@@ -147,6 +149,14 @@ _LABEL_WIDTH: Final = 4.0
 #: ... when at least this share of its lines sits on rows of that column, and its lines
 #: number at least this share of that column's rows alongside them
 _LABELS_ON_ROWS: Final = 0.8
+#: a column of marks, lines at most this many line heights wide (bullets, dashes, "1.", "(iv)"),
+#: each on a row of the column to its right, less than _MARK_GAP line heights from it and
+#: inside the text (not in a margin), marks the items of a list: it is read with that column
+#: row by row however few of its rows it marks (items that wrap over several lines).
+#: Measured on 4,600 Apache FOP and 4,000 texlive pages: bullets and numbers 0.26-0.65,
+#: "2.1"-style numbers up to 1.5; table cells of short words lie 3-10 line heights away.
+_MARK_WIDTH: Final = 1.5
+_MARK_GAP: Final = 2.5
 #: a line starting this far (points) above the previous one starts a new paragraph
 _RISE: Final = 1.0
 _HYPHENS: Final = frozenset("-\u2010")
@@ -1134,6 +1144,8 @@ class _XYCut:
         while index < len(columns) and len(columns) > 1:
             fits = [n for n in (index + 1, index - 1)
                     if 0 <= n < len(columns) and self._labels_rows_of(columns[index], columns[n])]
+            if not fits and index + 1 < len(columns) and self._marks_of(columns[index], columns[index + 1]):
+                fits = [index + 1]
             if len(fits) == 2 and (self._misalignment(columns[index], columns[index - 1]) + 0.5
                                    < self._misalignment(columns[index], columns[index + 1])):
                 fits = [index - 1]
@@ -1178,6 +1190,31 @@ class _XYCut:
             above = bisect_right(tops, middle)  # the rows of ``beside`` starting above the middle
             on_rows += above > 0 and reach[above - 1] >= middle  # one of them spans it
         return on_rows >= _LABELS_ON_ROWS * len(column)
+
+    def _marks_of(self, column: list[int], beside: list[int]) -> bool:
+        """Whether ``column`` marks the items of a list in ``beside``, the column to its right:
+        its lines are all marks (bullets, "1.", "(iv)": at most _MARK_WIDTH line heights wide,
+        no taller than its lines), each level with a line of ``beside`` (their middles less than a
+        quarter of its height apart), less than _MARK_GAP line heights before it, and another
+        line of the page starts at or left of them and runs past the gap (so they are inside
+        the text: margin notes and an edition's line numbers stand left of all of it)."""
+        x0, y0, x1, y1 = self.x0, self.y0, self.x1, self.y1
+        height = max(y1[i] - y0[i] for i in column)
+        if height > 1.5 * sorted(y1[j] - y0[j] for j in beside)[len(beside) // 2]:
+            return False  # a drop capital, as tall as several lines
+        if any(x1[i] - x0[i] > _MARK_WIDTH * (y1[i] - y0[i]) for i in column):
+            return False
+        left, start = min(map(x0.__getitem__, column)), min(map(x0.__getitem__, beside))
+        if start - max(map(x1.__getitem__, column)) > _MARK_GAP * height:
+            return False
+        middles = sorted((y0[j] + y1[j]) / 2 for j in beside)
+        for i in column:  # on the middle of a line: not a line number in a smaller font
+            middle = (y0[i] + y1[i]) / 2
+            k = bisect_right(middles, middle)
+            if min(abs(middle - middles[n]) for n in (k - 1, k) if 0 <= n < len(middles)) > 0.25 * (y1[i] - y0[i]):
+                return False
+        marks = set(column)
+        return any(x0[k] <= left + 1.0 and x1[k] > start for k in range(len(x0)) if k not in marks)
 
     def _coverage(self, band: list[int]) -> list[_Interval]:
         """The x-intervals a band covers, merged across gaps narrower than a column gap."""
