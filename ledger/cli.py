@@ -318,7 +318,8 @@ class _Limits(NamedTuple):
 
 def _ingest_one(ledger: Ledger, target: str, limits: _Limits, *, trust: Any, scope: str) -> Ingested:
     """Ingest one file or URL; errors become the outcome."""
-    from ledger.ingest.html import DEFAULT_MAX_BYTES, check_size
+    from ledger.ingest.base import check_size
+    from ledger.ingest.html import DEFAULT_MAX_BYTES
 
     try:
         if target.startswith(("http://", "https://")):

@@ -9,13 +9,19 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal, NamedTuple
 
-from ledger.errors import InvalidInput
+from ledger.errors import IngestError, InvalidInput
 
 SourceKind = Literal["pdf", "web", "text", "conversation"]
 BBox = tuple[float, float, float, float]
 
-#: what the message refusing a document over the size limit says to do (the keyword, the CLI option)
+#: what a message refusing a document over the size limit says to do (the keyword, the CLI option)
 RAISE_MAX_BYTES = "pass a larger max_bytes (ledger ingest --max-bytes) to read it"
+
+
+def check_size(size: int, what: str, max_bytes: int) -> None:
+    """IngestError if a document of ``size`` bytes (``what`` names it) is over ``max_bytes``."""
+    if size > max_bytes:
+        raise IngestError(f"{what} is {size:,} bytes, over the limit of {max_bytes:,} bytes; {RAISE_MAX_BYTES}")
 
 
 class PassageDraft(NamedTuple):

@@ -33,6 +33,7 @@ from ledger.ingest.base import (
     RAISE_MAX_BYTES,
     PassageDraft,
     SourceDraft,
+    check_size,
     content_hash,
     document_url,
 )
@@ -46,8 +47,7 @@ if TYPE_CHECKING:
     from lxml.html import HtmlElement, HTMLParser
     from trafilatura.settings import Extractor
 
-__all__ = ["CELL_SEPARATOR", "DEFAULT_MAX_BYTES", "PARAGRAPH_SEPARATOR", "USER_AGENT", "Fetched", "check_size", "fetch",
-           "read_html"]
+__all__ = ["CELL_SEPARATOR", "DEFAULT_MAX_BYTES", "PARAGRAPH_SEPARATOR", "USER_AGENT", "Fetched", "fetch", "read_html"]
 
 DEFAULT_MAX_BYTES = 20 * 2**20
 PARAGRAPH_SEPARATOR = "\n\n"
@@ -134,12 +134,6 @@ def read_html(
         retrieved_at=retrieved_at.astimezone(UTC) if retrieved_at is not None else None,
         metadata=metadata,
     )
-
-
-def check_size(size: int, where: str, max_bytes: int) -> None:
-    """IngestError if a page of ``size`` bytes is over ``max_bytes``."""
-    if size > max_bytes:
-        raise IngestError(f"{where} is {size:,} bytes, over the limit of {max_bytes:,} bytes; {RAISE_MAX_BYTES}")
 
 
 def _mend_inline_markup(tree: HtmlElement) -> None:

@@ -118,13 +118,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from ledger.errors import IngestError
-from ledger.ingest.base import (
-    RAISE_MAX_BYTES,
-    BBox,
-    PassageDraft,
-    SourceDraft,
-    content_hash,
-)
+from ledger.ingest.base import BBox, PassageDraft, SourceDraft, check_size, content_hash
 
 __all__ = ["parse_pdf_date", "read_pdf", "read_pdf_file"]
 
@@ -312,7 +306,7 @@ def read_pdf_file(
         size = file.stat().st_size
         if file.is_dir():
             raise IngestError(f"{shown!r} is a directory, not a PDF file")
-        _check_size(size, _label(uri or file.as_posix()), max_bytes)
+        check_size(size, _cap(_label(uri or file.as_posix())), max_bytes)
         data = file.read_bytes()
     except FileNotFoundError as exc:
         raise IngestError(f"no such file: {shown!r}; check the path") from exc
@@ -399,15 +393,8 @@ def _cap(label: str) -> str:
     return label[:1].upper() + label[1:]
 
 
-def _check_size(size: int, label: str, max_bytes: int) -> None:
-    if size > max_bytes:
-        raise IngestError(
-            f"{_cap(label)} is {size:,} bytes, over the limit of {max_bytes:,} bytes; {RAISE_MAX_BYTES}"
-        )
-
-
 def _check_bytes(data: bytes, label: str, max_bytes: int) -> None:
-    _check_size(len(data), label, max_bytes)
+    check_size(len(data), _cap(label), max_bytes)
     if not data:
         raise IngestError(
             f"{_cap(label)} is empty (0 bytes); check that the file was fully written"
