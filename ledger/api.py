@@ -378,8 +378,7 @@ class Ledger:
         """A stored source's passages in text order, each with its text, page, bbox and
         paragraph (only those of ``page``, 1-based, if given)."""
         source_id = _source_id(source)
-        if page is not None and (isinstance(page, bool) or not isinstance(page, int) or page < 1):
-            raise InvalidInput(f"page must be a page number from 1, or None; got {page!r:.40}")
+        sources.check_page(page)
 
         def work(connection: Connection) -> list[Passage]:
             row = store.source_row(connection, source_id)

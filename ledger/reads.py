@@ -329,17 +329,14 @@ _SOURCE_FIELDS_IN_META = frozenset({"page_count", "pages_without_text", "modifie
 
 def passages(connection: Connection, source_id: int, text: str, page: int | None = None) -> list[Passage]:
     """A source's passages in order (of one page if ``page`` is given), with their text."""
-    found = []
-    for ordinal, row in enumerate(store.source_passages(connection, source_id)):
-        if page is not None and row["page"] != page:
-            continue
-        box = row["bbox"]
-        found.append(Passage(
-            source_id=SourceId(source_id), ordinal=ordinal, char_start=row["char_start"], char_end=row["char_end"],
-            text=text[row["char_start"]:row["char_end"]], page=row["page"],
-            bbox=(box[0], box[1], box[2], box[3]) if box else None, paragraph=row["paragraph"],
-        ))
-    return found
+    return [
+        Passage(
+            source_id=SourceId(source_id), ordinal=row["ordinal"], char_start=row["char_start"],
+            char_end=row["char_end"], text=text[row["char_start"]:row["char_end"]], page=row["page"],
+            bbox=(box[0], box[1], box[2], box[3]) if (box := row["bbox"]) else None, paragraph=row["paragraph"],
+        )
+        for row in store.source_passages(connection, source_id, page)
+    ]
 
 
 _END_OF_TIME = datetime(9999, 12, 31, tzinfo=UTC)

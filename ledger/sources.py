@@ -97,6 +97,12 @@ def check_draft(draft: SourceDraft) -> None:
             raise InvalidInput(f"the source's {name} {value.isoformat()} is out of range in UTC") from exc
 
 
+def check_page(page: int | None) -> None:
+    """InvalidInput unless ``page`` is None or a page number from 1."""
+    if page is not None and (isinstance(page, bool) or not isinstance(page, int) or page < 1):
+        raise InvalidInput(f"page must be a page number from 1, or None; got {page!r:.40}")
+
+
 def utf8(text: str, *, what: str) -> bytes:
     """``text`` as UTF-8, or InvalidInput naming the lone surrogate that cannot be encoded."""
     try:
@@ -296,8 +302,7 @@ def cite(
     for name, context in (("prefix", prefix), ("suffix", suffix)):
         if context is not None:
             check_text(context, what=name, one_line=False)
-    if page is not None and (isinstance(page, bool) or not isinstance(page, int) or page < 1):
-        raise InvalidInput(f"page must be a page number from 1, or None; got {page!r:.40}")
+    check_page(page)
     row = store.source_row(connection, source_id)
     if scope is not None and row["scope"] != scope:
         raise NotFound(f"source {source_id} does not exist in scope {scope!r}")

@@ -501,15 +501,19 @@ def insert_source(
 
 
 _PASSAGES_FOR = (
-    select(passages.c.page, passages.c.bbox, passages.c.char_start, passages.c.char_end, passages.c.paragraph)
+    select(passages.c.ordinal, passages.c.page, passages.c.bbox, passages.c.char_start, passages.c.char_end,
+           passages.c.paragraph)
     .where(passages.c.source_id == bindparam("id"))
     .order_by(passages.c.ordinal)
 )
+_PASSAGES_ON_PAGE = _PASSAGES_FOR.where(passages.c.page == bindparam("page"))
 
 
-def source_passages(connection: Connection, source_id: int) -> list[Mapping[Any, Any]]:
-    """A source's passages in order."""
-    return list(connection.execute(_PASSAGES_FOR, {"id": source_id}).mappings())
+def source_passages(connection: Connection, source_id: int, page: int | None = None) -> list[Mapping[Any, Any]]:
+    """A source's passages in order (only those of ``page`` if given)."""
+    if page is None:
+        return list(connection.execute(_PASSAGES_FOR, {"id": source_id}).mappings())
+    return list(connection.execute(_PASSAGES_ON_PAGE, {"id": source_id, "page": page}).mappings())
 
 
 _SOURCE_FACTS = select(

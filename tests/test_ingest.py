@@ -457,6 +457,7 @@ def test_passages_and_metadata_are_read_through_the_api(ledger: Ledger) -> None:
     assert all(p.text == paper.text[p.char_start : p.char_end] and p.source_id == paper.id for p in passages)
     second = ledger.passages(paper.id, page=2)
     assert second and {p.page for p in second} == {2} and all(len(p.bbox or ()) == 4 for p in second)
+    assert second == [p for p in passages if p.page == 2]  # ordinals count the whole source's passages
     assert ledger.passages(paper, page=99) == []
     with pytest.raises(InvalidInput, match="page must be a page number from 1"):
         ledger.passages(paper, page=0)
