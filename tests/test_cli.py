@@ -97,19 +97,19 @@ def test_ingest_options_unlock_and_bound_what_is_read(tmp_path: Path) -> None:
     db = str(tmp_path / "cli.db")
     pdf, html = FIXTURES / "pdf", FIXTURES / "html"
     code, out, _ = run("ingest", str(pdf / "multi-page.pdf"), str(html / "article.html"), "--max-pages", "3",
-                         "--json", "--db", db)
+                       "--json", "--db", db)
     rows = json.loads(out)
     assert code == 2 and [r["outcome"] for r in rows] == ["error", "ingested"]
     assert "claims 4 pages; the limit is 3" in rows[0]["message"] and "--max-pages" in rows[0]["message"]
     code, out, _ = run("ingest", str(pdf / "multi-page.pdf"), str(html / "article.html"), "--max-bytes", "5000",
-                         "--json", "--db", db)
+                       "--json", "--db", db)
     assert code == 2 and [r["outcome"] for r in json.loads(out)] == ["error", "error"]
     assert all("over the limit of 5,000 bytes" in r["message"] and "--max-bytes" in r["message"]
                for r in json.loads(out))
     code, out, _ = run("ingest", str(pdf / "encrypted.pdf"), "--json", "--db", db)
     assert code == 2 and "--password" in json.loads(out)[0]["message"]
     code, out, _ = run("ingest", str(pdf / "encrypted.pdf"), str(pdf / "multi-page.pdf"), "--password",
-                         "open-sesame", "--max-pages", "4", "--db", db)
+                       "open-sesame", "--max-pages", "4", "--db", db)
     assert code == 0 and out.count("ingested") == 2
     code, out, _ = run("ingest", str(pdf / "image-only.pdf"), str(pdf / "title-page.pdf"), "--db", db)
     assert "│ 1 page " in out and "1 pages" not in out
