@@ -466,6 +466,7 @@ def test_decoded_str_ignores_its_byte_declaration() -> None:
 # --- bad input ----------------------------------------------------------------------------------
 
 ARTICLE = _fixture("article.html")
+PROSE_BYTES = b"The barrier will be inspected by engineers every spring before the storm season. " * 4
 
 
 @pytest.mark.parametrize(
@@ -484,6 +485,14 @@ ARTICLE = _fixture("article.html")
         (b"Just a line of plain text, with no markup at all, about tides.", "not HTML: it has no tags"),
         (b'{"title": "a JSON document", "body": "not a page"}', "not HTML: it has no tags"),
         (bytes(range(256)) * 40, "not HTML: "),
+        (b'<?xml version="1.0"?>\n<rss version="2.0"><channel><title>Tides</title><item><description>'
+         + PROSE_BYTES + b"</description></item></channel></rss>", "not HTML: its root element <rss> makes it a news feed (RSS)"),
+        (b'<feed xmlns="http://www.w3.org/2005/Atom"><entry><content type="html">' + PROSE_BYTES + b"</content></entry></feed>",
+         "not HTML: its root element <feed> makes it a news feed (Atom); ingest the pages its entries link to"),
+        (b'<!-- drawn by hand --><svg xmlns="http://www.w3.org/2000/svg"><text>' + PROSE_BYTES + b"</text></svg>",
+         "not HTML: its root element <svg> makes it an SVG image"),
+        (b'<?xml version="1.0" encoding="utf-8"?><records><note>' + PROSE_BYTES + b"</note></records>",
+         "not HTML: it is an XML document with root element <records>"),
     ],
     ids=[
         "empty",
@@ -499,11 +508,36 @@ ARTICLE = _fixture("article.html")
         "plain-text",
         "json",
         "binary",
+        "rss",
+        "atom",
+        "svg",
+        "xml",
     ],
 )
 def test_bad_input_is_refused_with_the_reason(document: str | bytes, message: str) -> None:
     with pytest.raises(IngestError, match=re.escape(message)):
         read_html(document)
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        b"<p>" + PROSE_BYTES + b"</p>",
+        b"<h2>Inspections</h2>\n<p>" + PROSE_BYTES + b"</p>\n<p>" + PROSE_BYTES + b"</p>",
+        # a filing as EDGAR serves it: the HTML inside SGML tags of its own
+        b"<DOCUMENT>\n<TYPE>EX-99.1\n<SEQUENCE>2\n<FILENAME>d1dex991.htm\n<DESCRIPTION>PRESS RELEASE\n<TEXT>\n<HTML><HEAD><TITLE>EX-99.1</TITLE></HEAD>\n<BODY>\n<P>"
+        + PROSE_BYTES + b"</P>\n<P>" + PROSE_BYTES + b"</P>\n</BODY></HTML>\n</TEXT>\n</DOCUMENT>\n",
+        b'<?xml version="1.0" encoding="utf-8"?>\n<html xmlns="http://www.w3.org/1999/xhtml"><body><p>'
+        + PROSE_BYTES + b"</p></body></html>",
+    ],
+    ids=["paragraph", "fragment", "sgml-wrapped", "xhtml"],
+)
+def test_fragments_and_wrapped_pages_are_read_whole(document: bytes) -> None:
+    """Markup without <html> at its start (a fragment an agent cut out, an SEC filing in its
+    SGML wrapper) is read like a page: trafilatura alone refuses it as "dubious"."""
+    draft = read_html(document)
+    assert draft.text.count("The barrier will be inspected") == document.count(b"The barrier will be inspected")
+    assert [draft.text[p.char_start : p.char_end] for p in draft.passages] == draft.text.split(PARAGRAPH_SEPARATOR)
 
 
 def test_too_large_is_refused_before_parsing() -> None:

@@ -227,6 +227,20 @@ _TAG = re.compile(r"<(?:!doctype|[a-z][a-z0-9-]*)[\s>/]", re.IGNORECASE)
 _BINARY_CHARS = re.compile(r"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
 
 
+# The first element of a document, after any XML declaration, doctype, comments and
+# processing instructions; group 1 is the declaration if there is one.
+_FIRST_ELEMENT = re.compile(r"\s*(<\?xml\b.*?\?>)?(?:<\?.*?\?>|<!--.*?-->|<![^>]*>|\s)*<([a-z][\w:.-]*)", re.IGNORECASE | re.DOTALL)
+# XML vocabularies that parse as HTML (libxml2 reads any tag) but are not pages.
+_FEED = "a news feed ({}); ingest the pages its entries link to"
+_NOT_PAGES = {
+    "rss": _FEED.format("RSS"),
+    "rdf:rdf": _FEED.format("RSS 1.0"),
+    "feed": _FEED.format("Atom"),
+    "svg": "an SVG image",
+    "math": "a MathML formula",
+}
+
+
 def _refuse_non_html(text: str, where: str) -> None:
     sample = text[:8192]
     binary = len(_BINARY_CHARS.findall(sample))
@@ -234,6 +248,12 @@ def _refuse_non_html(text: str, where: str) -> None:
         raise IngestError(f"{where} is not HTML: {binary} of its first {len(sample)} characters are control characters")
     if _TAG.search(text) is None:
         raise IngestError(f"{where} is not HTML: it has no tags (use the text ingester for plain text)")
+    if (first := _FIRST_ELEMENT.match(sample)) is not None:
+        root = first.group(2).lower()
+        if root in _NOT_PAGES:
+            raise IngestError(f"{where} is not HTML: its root element <{first.group(2)}> makes it {_NOT_PAGES[root]}")
+        if first.group(1) and root.rpartition(":")[2] != "html":  # XHTML may declare itself XML
+            raise IngestError(f"{where} is not HTML: it is an XML document with root element <{first.group(2)}>")
 
 
 # --- charset -------------------------------------------------------------------------------------
@@ -361,10 +381,16 @@ def _utf16_without_bom(raw: bytes) -> str | None:
 
 
 def _parse(text: str) -> HtmlElement | None:
-    """The page's tree, parsed as trafilatura.utils.load_html parses it; None where it gives up."""
+    """The page's document element, as trafilatura.utils.load_html parses it; None where libxml2
+    finds no tree.
+
+    Unlike load_html (lxml's ``fromstring``), a fragment is read whole, as the ``<html>`` and
+    ``<body>`` libxml2 puts around it: a "<p>…</p>" alone, or a filing wrapped in SGML
+    ``<DOCUMENT>`` tags, is not refused as "dubious" (trafilatura's guard against text that is
+    not HTML at all: :func:`_refuse_non_html` has applied ours), nor reduced to its top element."""
     from lxml.etree import LxmlError
-    from lxml.html import fromstring
-    from trafilatura.utils import is_dubious_html, repair_faulty_html
+    from lxml.html import document_fromstring
+    from trafilatura.utils import repair_faulty_html
 
     beginning = text[:50].lower()
     if _may_need_repair(text, beginning):
@@ -372,18 +398,16 @@ def _parse(text: str) -> HtmlElement | None:
     parser = _parser()
     tree: HtmlElement | None = None
     try:
-        tree = fromstring(text, parser=parser)
+        tree = document_fromstring(text, parser=parser)
     except ValueError:  # "Unicode strings with encoding declaration are not supported"
         pass
     except LxmlError:  # "Document is empty" and the like
         return None
     if tree is None or len(tree) < 1:
         try:
-            tree = fromstring(text.encode("utf-8", "surrogatepass"), parser=parser)
+            tree = document_fromstring(text.encode("utf-8", "surrogatepass"), parser=parser)
         except (LxmlError, ValueError):
             return None
-    if is_dubious_html(beginning) and len(tree) < 2:  # no "html" early on and almost no tree
-        return None
     return tree
 
 
