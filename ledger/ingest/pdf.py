@@ -63,9 +63,13 @@ Reading order
     multi-column region. Columns are not columns when a horizontal gap wider than their
     gutters cuts the region into two parts with no columns in either (a title page: the
     title at the left, the subtitle at the right, the author at the foot): the region is
-    cut there instead. A two-column page thus reads down the left column, then the
-    right one, with full-width titles, figures and footers in their place, whatever
-    order the content stream drew the lines in. Rows are told apart by the lines'
+    cut there instead. A line or two at the foot (or head) of a region that reach across
+    its gutter and touch no line over or under them, only lines beside them and not level
+    with them (a running foot whose box reaches up into a "Continued" set large at the foot
+    of a column), are set apart as a band of their own when that leaves real columns. A
+    two-column page thus reads down the left column, then the right one, with full-width
+    titles, figures and footers in their place, whatever order the content stream drew the
+    lines in. Rows are told apart by the lines'
     middles (line boxes are taller than the leading of most text, so the lines of one
     column touch). A column of labels is not a column of text: when every line of a
     column is narrow (at most four line heights wide), at least 80% of them sit on rows
@@ -153,6 +157,9 @@ _MARK_WIDTH: Final = 1.5
 _MARK_GAP: Final = 2.5
 #: a line starting this far (points) above the previous one starts a new paragraph
 _RISE: Final = 1.0
+#: at most this many lines at a region's foot (or head) are set apart when they alone, touching
+#: only lines beside them, keep it from being cut into columns (a running foot)
+_EDGE_LINES: Final = 2
 _HYPHENS: Final = frozenset("-\u2010")
 _END_OF_PAGE: Final[_Line] = ((0.0, 0.0, 0.0, 0.0), "", -1, False, True)
 _SOFT_HYPHEN: Final = "\u00ad"
@@ -1030,10 +1037,51 @@ class _XYCut:
         if len(columns) > 1 and (len(bands) == 1 or self._columnar(columns)):
             return self._apart(bands, columns) or columns
         if len(bands) == 1:
-            return None
+            return self._edge_apart(group)
         if len(bands) == len(group):  # one line per band
             return bands
         return self._merge_columnar(bands)
+
+    def _edge_apart(self, group: list[int]) -> list[list[int]] | None:
+        """The region with its last line (or two), else its first, set apart as a band of their
+        own, when they are what keeps its columns from being cut: without them the region has
+        real columns (see :meth:`_columnar`) and one of them reaches across a gutter; a gap
+        clears them from every line over or under them, and no line beside them is level with
+        them, only reaches into their boxes (a running foot whose box reaches up into a
+        "Continued" set large at the foot of the right column). None if there are no such lines.
+        """
+        if len(group) < 5:  # two columns of two lines each, and the edge line
+            return None
+        x0, y0, y1 = self.x0, self.y0, self.y1
+        last = sorted(group, key=lambda i: (-y1[i], x0[i]))[:_EDGE_LINES]
+        first = sorted(group, key=lambda i: (y0[i], x0[i]))[:_EDGE_LINES]
+        for edge, below in ((last, True), (first, False)):
+            for count in range(1, len(edge) + 1):
+                apart = edge[:count]
+                rest = [i for i in group if i not in apart]
+                if not all(self._clear(j, i, below) for j in apart for i in rest):
+                    break  # an edge line touches a line over or under it, or is level with one
+                columns = self._columns(rest)
+                if self._columnar(columns) and any(self._across(j, columns) for j in apart):
+                    return [rest, apart] if below else [apart, rest]
+        return None
+
+    def _across(self, line: int, columns: list[list[int]]) -> bool:
+        """Whether ``line`` reaches over at least two of ``columns`` (across a gutter)."""
+        x0, x1 = self.x0, self.x1
+        reached = sum(x0[line] < max(map(x1.__getitem__, column)) and min(map(x0.__getitem__, column)) < x1[line]
+                      for column in columns)
+        return bool(reached >= 2)
+
+    def _clear(self, edge: int, line: int, below: bool) -> bool:
+        """Whether ``edge``, set apart below (else above) ``line``, is clear of it: ``line`` ends
+        before ``edge`` starts when one is over the other, and has its middle before that
+        otherwise (beside ``edge``, it may reach into its box, not share its row)."""
+        x0, y0, x1, y1 = self.x0, self.y0, self.x1, self.y1
+        over = x0[line] < x1[edge] and x0[edge] < x1[line]
+        if below:
+            return bool((y1[line] if over else (y0[line] + y1[line]) / 2) <= y0[edge])
+        return bool((y0[line] if over else (y0[line] + y1[line]) / 2) >= y1[edge])
 
     def _row_rest(self, columns: list[list[int]]) -> bool:
         """Whether a "column" is one line on the first row of the column to its left, as tall as
