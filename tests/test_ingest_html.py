@@ -182,6 +182,16 @@ def test_an_inline_quotation_stays_in_its_sentence_with_its_quotation_marks(ledg
     assert ledger.cite(source, copied).excerpt == sentence[11:-1]
 
 
+def test_a_sentence_running_on_after_a_photo_is_a_paragraph_of_its_own() -> None:
+    """Text after the block that holds an image (here a lead sentence in <em>, then plain text)
+    is a paragraph; trafilatura, told to keep images, drops it together with that block."""
+    texts = _passage_texts(read_html(_fixture("inline-markup.html"), url="https://tidewatch.example/notes"))
+    sentence = "The gauge reports the water level every thirty seconds and keeps a week of readings on the pier."
+    assert sentence in texts
+    assert texts.index("The new gauge on the North pier.") < texts.index(sentence)  # after the photo's caption
+    assert texts.index(sentence) < texts.index("We have never seen the tide come in this fast.")
+
+
 def test_inline_code_left_outside_its_paragraph_stays_in_its_sentence() -> None:
     """trafilatura can drop a list item's own text and leave its inline code in the body; that
     code is not a code block when its sentence runs on beside it on the same line."""

@@ -138,15 +138,90 @@ def read_html(
 
 def _mend_inline_markup(tree: HtmlElement) -> None:
     """Mend, in one walk, the markup trafilatura would misread: a <time> or a <q> inside a
-    sentence, and a <pre> without <code>."""
-    found: dict[str, list[HtmlElement]] = {"time": [], "q": [], "pre": []}
-    for element in tree.iter("time", "q", "pre"):
+    sentence, a <pre> without <code>, and text that runs on after an image's block."""
+    found: dict[str, list[HtmlElement]] = {"time": [], "q": [], "pre": [], "img": []}
+    for element in tree.iter("time", "q", "pre", "img"):
         found[element.tag].append(element)
     _unwrap_times_in_sentences(found["time"])
     _inline_quotes(tree, found["q"])
     for pre in found["pre"]:  # trafilatura reads a <pre> holding one <span> as code, keeping its lines
         if pre.find("code") is None and (len(pre) != 1 or pre[0].tag != "span"):
             _wrap_children(pre)
+    _wrap_runs_after_figures(found["img"])
+
+
+# Blocks holding an image that trafilatura drops with their tail: a <div> (or the like) when it
+# does not take it for text, which it does not whenever the page has paragraphs enough, and a <p>,
+# which it rebuilds without its tail once the paragraph has a child (here the image).
+_TAIL_DROPPING = frozenset({"p", "div", "figure", "picture", "section", "article", "main", "header", "center"})
+# Containers in which a run of text beside blocks is a paragraph of its own (in an <li>, say,
+# trafilatura keeps the text as it is).
+_RUN_HOSTS = frozenset({"div", "section", "article", "main", "body", "center", "form", "figure", "td", "th"})
+# Blocks a figure (an image with its caption or credit) does not hold: above them, or above the
+# paragraph, list item or cell an image stands in, its ancestors are sections of the page.
+_NOT_IN_FIGURES = ("ul", "ol", "dl", "h1", "h2", "h3", "h4", "h5", "h6", "table", "blockquote", "pre")
+_ABOVE_FIGURES = frozenset({*_NOT_IN_FIGURES, "p", "li", "dd", "dt", "td", "th", "caption", "figcaption", "body"})
+# What ends a run of inline content: a line break (trafilatura keeps the text after a <br> as a
+# paragraph) and block-level or embedded elements (not <address>: trafilatura unwraps it).
+_RUN_ENDS = frozenset({
+    "br", "article", "aside", "audio", "blockquote", "button", "canvas", "caption", "center", "dd", "details",
+    "dialog", "div", "dl", "dt", "embed", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3",
+    "h4", "h5", "h6", "header", "hgroup", "hr", "iframe", "label", "li", "main", "menu", "nav", "noscript",
+    "object", "ol", "p", "picture", "pre", "script", "section", "select", "style", "svg", "table", "tbody", "td",
+    "template", "textarea", "tfoot", "th", "thead", "tr", "ul", "video",
+})  # fmt: skip
+
+
+def _wrap_runs_after_figures(images: list[HtmlElement]) -> None:
+    """Make a <p> of the text that runs on after the block holding an image (its figure), up to
+    the next block or line break: "<div><img ...><div>caption</div></div>Lead <em>sentence</em>."
+    Browsers show that text as a paragraph of its own; trafilatura, told to keep images, keeps
+    the figure and drops the text after it with it (without images it would drop the emptied
+    figure alone). A run that is itself an image caption (a class or id with "caption", as
+    trafilatura knows them) is left as it is."""
+    from lxml.html import Element
+
+    seen: set[HtmlElement] = set()
+    for image in images:
+        for block in image.iterancestors():
+            if block in seen:
+                break  # climbed from an earlier image already
+            seen.add(block)
+            if block.tag in _TAIL_DROPPING and (run := _run_after(block)) is not None:
+                if next(block.iter(_NOT_IN_FIGURES), None) is not None:
+                    break  # a section of the page with an image in it, not a figure
+                if (parent := block.getparent()) is not None and parent.tag in _RUN_HOSTS:
+                    paragraph = Element("p")
+                    paragraph.text, block.tail = block.tail, None
+                    for element in run:
+                        paragraph.append(element)  # moves it, with its tail
+                    block.addnext(paragraph)
+            if block.tag in _ABOVE_FIGURES:
+                break
+
+
+def _run_after(block: HtmlElement) -> list[HtmlElement] | None:
+    """The inline elements after a block up to the next block or <br>, if they or the block's
+    tail hold a word (not punctuation alone) and none is a caption; None otherwise."""
+    run: list[HtmlElement] = []
+    words = _has_word(block.tail)
+    sibling = block.getnext()
+    while sibling is not None and sibling.tag not in _RUN_ENDS:
+        if isinstance(sibling.tag, str):
+            if "caption" in (sibling.get("class") or "").lower() or "caption" in (sibling.get("id") or "").lower():
+                return None
+            words = words or any(_has_word(piece) for piece in sibling.itertext())
+        words = words or _has_word(sibling.tail)
+        run.append(sibling)
+        sibling = sibling.getnext()
+    return run if words else None
+
+
+_WORD_CHARACTER = re.compile(r"[^\W_]")  # a letter or digit
+
+
+def _has_word(text: str | None) -> bool:
+    return text is not None and _WORD_CHARACTER.search(text) is not None
 
 
 def _unwrap_times_in_sentences(times: list[HtmlElement]) -> None:
