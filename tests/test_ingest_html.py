@@ -590,6 +590,18 @@ def _within(seconds: float, call: Callable[[], object]) -> object:
     return outcome[0]
 
 
+@pytest.mark.parametrize(
+    "prolog",
+    ["<?a?>" * 1600 + "x", "<!--" * 2000, "<!-- a --> " * 700 + "x", "<?xml " + "<?a?>" * 1600, "<!x>" * 2000 + "!"],
+    ids=["instructions", "open-comments", "comments", "declaration", "declarations"],
+)
+def test_a_long_prolog_leading_to_no_element_is_read_in_time(prolog: str) -> None:
+    """The search for the root element (feeds and XML are refused by it) must not backtrack
+    through thousands of comments or instructions: these took minutes before it was possessive."""
+    outcome = _within(30, lambda: read_html(prolog + PROSE))
+    assert isinstance(outcome, (SourceDraft, IngestError)), outcome
+
+
 def _max_rss_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 

@@ -303,8 +303,11 @@ _BINARY_CHARS = re.compile(r"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
 
 
 # The first element of a document, after any XML declaration, doctype, comments and
-# processing instructions; group 1 is the declaration if there is one.
-_FIRST_ELEMENT = re.compile(r"\s*(<\?xml\b.*?\?>)?(?:<\?.*?\?>|<!--.*?-->|<![^>]*>|\s)*<([a-z][\w:.-]*)", re.IGNORECASE | re.DOTALL)
+# processing instructions; group 1 is the declaration if there is one. Possessive throughout: a
+# prolog that leads to no element fails in one pass (backtracking would take exponential time).
+_FIRST_ELEMENT = re.compile(
+    r"\s*+(<\?xml\b.*?\?>)?+(?:<\?.*?\?>|<!--.*?-->|<![^>]*+>|\s++)*+<([a-z][\w:.-]*+)", re.IGNORECASE | re.DOTALL
+)
 # XML vocabularies that parse as HTML (libxml2 reads any tag) but are not pages.
 _FEED = "a news feed ({}); ingest the pages its entries link to"
 _NOT_PAGES = {
