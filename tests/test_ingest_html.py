@@ -192,6 +192,39 @@ def test_a_sentence_running_on_after_a_photo_is_a_paragraph_of_its_own() -> None
     assert texts.index(sentence) < texts.index("We have never seen the tide come in this fast.")
 
 
+COUNCIL = [f"Paragraph {i} tells how the council voted on the harbour budget this spring after a long debate."
+           for i in range(8)]
+
+
+@pytest.mark.parametrize(
+    ("wrapper", "closing"),
+    [("<span class='article-body'>", "</span>"), ("<a href='/story'><div>", "</div></a>")],
+    ids=["span", "link"],
+)
+def test_paragraphs_in_an_inline_element_after_a_photo_stay_apart_and_in_order(wrapper: str, closing: str) -> None:
+    """An inline element holding blocks (the article's paragraphs in a <span>) ends the run of
+    text after a photo that becomes a paragraph: moved into a <p>, its paragraphs were merged,
+    reordered or lost."""
+    page = (
+        "<html><body><article>" + "".join(f"<p>{text}</p>" for text in COUNCIL[:3])
+        + "<figure><img src='/harbour.jpg'></figure>A lead in the photo's wake, about the quay walls. "
+        + wrapper + "<h3>The vote</h3>" + "".join(f"<p>{text}</p>" for text in COUNCIL[3:]) + closing
+        + "</article></body></html>"
+    )
+    texts = _passage_texts(read_html(page))
+    expected = [*COUNCIL[:3], "A lead in the photo's wake, about the quay walls.", "The vote", *COUNCIL[3:]]
+    assert [text for text in texts if text in expected] == expected
+
+
+def test_a_pull_quote_alone_in_its_block_is_kept() -> None:
+    """A <q> with no words beside it is a quote of its own, not a quotation inside a sentence:
+    read into its <div> as bare text, trafilatura dropped it as too short."""
+    paragraphs = "".join(f"<p>{text}</p>" for text in COUNCIL[:4])
+    page = f"<html><body><article>{paragraphs}<div class='pull'> <q>The quay walls will not last</q> </div>{paragraphs}"
+    texts = _passage_texts(read_html(page + "</article></body></html>"))
+    assert "\u201cThe quay walls will not last\u201d" in texts
+
+
 def test_inline_code_left_outside_its_paragraph_stays_in_its_sentence() -> None:
     """trafilatura can drop a list item's own text and leave its inline code in the body; that
     code is not a code block when its sentence runs on beside it on the same line."""

@@ -143,7 +143,7 @@ def _mend_inline_markup(tree: HtmlElement) -> None:
     for element in tree.iter("time", "q", "pre", "img"):
         found[element.tag].append(element)
     _unwrap_times_in_sentences(found["time"])
-    _inline_quotes(tree, found["q"])
+    _inline_quotes(found["q"])
     for pre in found["pre"]:  # trafilatura reads a <pre> holding one <span> as code, keeping its lines
         if pre.find("code") is None and (len(pre) != 1 or pre[0].tag != "span"):
             _wrap_children(pre)
@@ -170,6 +170,7 @@ _RUN_ENDS = frozenset({
     "object", "ol", "p", "picture", "pre", "script", "section", "select", "style", "svg", "table", "tbody", "td",
     "template", "textarea", "tfoot", "th", "thead", "tr", "ul", "video",
 })  # fmt: skip
+_RUN_BLOCKS = _RUN_ENDS - {"br"}  # what an inline element of a run may not hold (it may a <br>)
 
 
 def _wrap_runs_after_figures(images: list[HtmlElement]) -> None:
@@ -201,13 +202,16 @@ def _wrap_runs_after_figures(images: list[HtmlElement]) -> None:
 
 
 def _run_after(block: HtmlElement) -> list[HtmlElement] | None:
-    """The inline elements after a block up to the next block or <br>, if they or the block's
-    tail hold a word (not punctuation alone) and none is a caption; None otherwise."""
+    """The inline elements after a block up to the next block or <br> (or inline element
+    holding one, such as a <span> around the article's paragraphs), if they or the block's tail
+    hold a word (not punctuation alone) and none is a caption; None otherwise."""
     run: list[HtmlElement] = []
     words = _has_word(block.tail)
     sibling = block.getnext()
     while sibling is not None and sibling.tag not in _RUN_ENDS:
         if isinstance(sibling.tag, str):
+            if next(sibling.iter(_RUN_BLOCKS), None) is not None:
+                break  # a <p> moved into the new <p> would be lost or out of order
             if "caption" in (sibling.get("class") or "").lower() or "caption" in (sibling.get("id") or "").lower():
                 return None
             words = words or any(_has_word(piece) for piece in sibling.itertext())
@@ -240,11 +244,12 @@ def _unwrap_times_in_sentences(times: list[HtmlElement]) -> None:
             strip_tags(parent, "time")
 
 
-def _inline_quotes(tree: HtmlElement, quotes: list[HtmlElement]) -> None:
+def _inline_quotes(quotes: list[HtmlElement]) -> None:
     """Read a <q> as browsers render it: its words inside quotation marks (“ ”, ‘ ’ when nested),
-    in the sentence. trafilatura takes it for a block quote and breaks the paragraph around it."""
-    from lxml.etree import strip_tags
-
+    in the sentence. trafilatura takes it for a block quote and breaks the paragraph around it.
+    A <q> with no words beside it (a pull quote alone in its <div>) stays a quote: as bare text
+    trafilatura would drop it as too short."""
+    in_sentences = [quote for quote in quotes if _beside_words(quote)]
     for quote in quotes:
         nested = sum(1 for _ in quote.iterancestors("q")) % 2
         opening, closing = ("\u2018", "\u2019") if nested else ("\u201c", "\u201d")
@@ -253,8 +258,16 @@ def _inline_quotes(tree: HtmlElement, quotes: list[HtmlElement]) -> None:
             quote[-1].tail = (quote[-1].tail or "") + closing
         else:
             quote.text += closing
-    if quotes:
-        strip_tags(tree, "q")
+    for quote in in_sentences:
+        quote.drop_tag()  # its text and children into its parent
+
+
+def _beside_words(element: HtmlElement) -> bool:
+    """Whether the run of text an element stands in has words of its own (or is a <q>)."""
+    parent = element.getparent()
+    if parent is None or parent.tag == "q":
+        return parent is not None
+    return _has_word(parent.text) or any(_has_word(child.tail) for child in parent)
 
 
 def _wrap_children(element: HtmlElement) -> None:
