@@ -11,6 +11,8 @@ text character for character. Both the text and the quote are normalized the sam
 - ligatures expand (U+FB00-FB06 "ﬁ" -> "fi", "…" -> "...");
 - soft hyphens and zero-width characters (U+00AD, U+200B-200D, U+2060, U+FEFF) vanish;
 - curly quotes, guillemets and primes become ' and ", dashes and the minus sign become -;
+  a quote's run of dashes matches a whole run of one or more in the text, with or without a
+  space on either side ("war - peace" and "war--peace" match "war—peace" and "war – peace");
 - a table cell separator " | " (web table rows are stored so) is a space: a row copied from
   a browser, cells apart by tabs, matches.
 
@@ -105,7 +107,9 @@ _SPECIAL = re.compile(
 _LEAD_HYPHEN = re.compile(rf"- ?(?={_L})")
 _EDGE_PIPES = re.compile(r"\A\| +| +\|\Z")
 _TRAIL_HYPHEN = re.compile(rf"(?<={_L})-\Z")
-_INTRA_HYPHEN = re.compile(rf"(?<={_L})-(?={_L})")
+_DASH_RUN = re.compile(r" ?-+(?: ?-+)* ?")  # dashes, single spaces between and beside them
+_DASHES_MATCHED = "-++(?: ?+-++)*+"  # possessive: a whole run of the text, matched one way only
+_LETTER = re.compile(_L)
 _WORD = re.compile(r"[^ ]+")
 
 
@@ -367,7 +371,6 @@ class _Query:
         core = text[lead_len : len(text) - 1] if trail else text[lead_len:]
         joins = {j - offset - lead_len for j in prepared._joins}
         joins = {j for j in joins if 0 < j < len(core)}
-        intra = {m.start() for m in _INTRA_HYPHEN.finditer(core)}
         # After a ligature a space is optional: viewers copy "Erﬁ nder" where a producer drew a
         # space inside the word (the ingester drops it) and "stuﬀbased" where the gap after it
         # was the space (the ingester keeps it).
@@ -376,17 +379,31 @@ class _Query:
             for i, ch in enumerate(prepared.text) if ch in _LIGATURES
         }
         ligature_ends = {k for k in ligature_ends if 0 < k < len(core)}
+        # A dash typed with or without spaces beside it, or doubled: "peace - war" and
+        # "peace--war" match "peace—war" and "peace – war"; between letters it may be missing
+        # (the text's "large— a", like a line-break hyphen, reads "largea").
+        dashes = {m.start(): m.end() for m in _DASH_RUN.finditer(core)}
         pattern = None
-        if joins or intra or ligature_ends:
+        if joins or dashes or ligature_ends:
             parts: list[str] = []
-            for k, ch in enumerate(core):
+            k = 0
+            while k < len(core):
+                if k in dashes:
+                    end = dashes[k]
+                    parts.append(("(?: ?+" if k else "(?:") + _DASHES_MATCHED + (" ?+)" if end < len(core) else ")"))
+                    if 0 < k and end < len(core) and _LETTER.match(core, k - 1) and _LETTER.match(core, end):
+                        parts.append("?")  # between letters: the text may have joined the word
+                    k = end
+                    continue
                 if k in joins:
                     parts.append("-?")
                 if k in ligature_ends:
                     parts.append(" ?")
-                    if ch == " ":
+                    if core[k] == " ":
+                        k += 1
                         continue
-                parts.append("-?" if k in intra else re.escape(ch))
+                parts.append(re.escape(core[k]))
+                k += 1
             pattern = re.compile("".join(parts))
         return cls(quote.strip(), text, core, lead_m is not None, trail, pattern)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import unicodedata
 from pathlib import Path
 from typing import TypedDict
@@ -264,6 +265,35 @@ def test_single_curly_quotes_and_prime(curly: str) -> None:
 def test_double_curly_quotes_and_double_prime(curly: str) -> None:
     text = f"the {curly}word{curly} here"
     assert excerpt(text, 'the "word" here') == text
+
+
+@pytest.mark.parametrize(
+    ("stored", "quote"),
+    [
+        ("war\u2014peace", "war - peace"),  # an em dash retyped with spaces
+        ("war\u2014peace", "war -- peace"),
+        ("war\u2014peace", "war--peace"),
+        ("war \u2013 peace", "war\u2014peace"),  # the page spaces its dash, the quote does not
+        ("war \u2013 peace", "war-peace"),
+        ("war -- peace", "war\u2014peace"),  # a page written with double hyphens
+        ("1990 \u2013 2000", "1990-2000"),
+        ("1990-2000", "1990 - 2000"),
+    ],
+)
+def test_a_dash_is_found_however_it_is_spaced_or_doubled(stored: str, quote: str) -> None:
+    """Agents retype dashes: an em dash as " - " or "--", a spaced en dash without its spaces."""
+    text = f"It was {stored}, they said."
+    found = excerpt(text, f"was {quote}, they")
+    assert found == f"was {stored}, they"
+
+
+def test_a_dash_does_not_stand_for_other_characters() -> None:
+    with pytest.raises(QuoteNotFound):
+        excerpt("It was war and peace, they said.", "war - peace")
+    with pytest.raises(QuoteNotFound):
+        excerpt("It was war, peace, they said.", "war - peace")
+    with pytest.raises(QuoteNotFound):
+        excerpt("in 19902000 prices", "1990-2000")  # only between letters may a dash be missing
 
 
 @pytest.mark.parametrize("dash", ["\u2010", "\u2011", "\u2012", "\u2013", "\u2014", "\u2015", "\u2212"])
@@ -693,12 +723,24 @@ SWAPS = {
 }
 
 
+BLANK = re.compile("[\\s\u00ad\u200b\u200c\u200d\u2060\ufeff]*")  # whitespace and invisibles
+# more dashes after a dash (or before one, read backwards), whitespace and invisibles between
+DASH_RUN_END = re.compile("(?:[\\s\u00ad\u200b\u200c\u200d\u2060\ufeff]*[-\u2010-\u2015\u2212])*")
+
+
 @st.composite
 def rerendered_slices(draw: st.DrawFn) -> tuple[str, str, str]:
-    """A text, a non-blank slice of it, and the slice re-rendered as a PDF viewer might."""
+    """A text, a non-blank slice of it, and the slice re-rendered as a PDF viewer might. The
+    slice does not begin or end inside a run of dashes: a quote's run matches a whole run."""
     text = draw(texts)
     i = draw(st.integers(0, len(text) - 1))
     j = draw(st.integers(i + 1, len(text)))
+    first = i + len(BLANK.match(text, i, j).group())  # type: ignore[union-attr]
+    last = j - len(BLANK.match(text[i:j][::-1]).group())  # type: ignore[union-attr]
+    if first < last and norm(text[first]) == "-":
+        i = first - len(DASH_RUN_END.match(text[:first][::-1]).group())  # type: ignore[union-attr]
+    if first < last and norm(text[last - 1]) == "-":
+        j = last + len(DASH_RUN_END.match(text, last).group())  # type: ignore[union-attr]
     piece = text[i:j]
     if not norm(piece):
         piece = text
