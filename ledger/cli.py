@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import sys
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import date, datetime
@@ -384,6 +385,9 @@ def ingest(
 
     Example: ledger ingest papers/ https://example.org/article.html
     """
+    # dateutil, reading a page's dates for htmldate, warns of time-zone names it cannot place
+    # ("PST"): nothing a reader can act on, written across the progress bar.
+    warnings.filterwarnings("ignore", message=r"tzname \S+ identified but not understood")
     found = _targets(targets)
     results: list[Ingested] = []
     with opened(db, as_json=as_json) as ledger, Progress(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
 from pathlib import Path
 
 import pytest
@@ -91,6 +92,20 @@ def test_ingest_tells_what_it_cannot_read_and_sniffs_files_without_a_known_exten
     assert "neither a PDF nor an HTML page; for plain text use `ledger add-source`" in rows["notes.txt"]["message"]
     assert "holds no PDF or HTML file" in rows["empty-folder"]["message"]
     assert rows["paper.bin"]["outcome"] == rows["page.download"]["outcome"] == "ingested"
+
+
+def test_ingest_keeps_third_party_date_warnings_off_the_screen(tmp_path: Path) -> None:
+    """htmldate hands a <time datetime> with a zone name to dateutil, which warns that it cannot
+    place "PST"; the ingest's output stays the table."""
+    page = tmp_path / "ferry.html"
+    paragraph = "<p>The ferry to the north islands resumed its winter timetable this week after repairs.</p>"
+    page.write_text(f"<html><body><article>{paragraph * 5}<p>Posted <time datetime='2016-12-16 15:00 PST'>"
+                    "on Friday</time> by the harbour office.</p></article></body></html>", encoding="utf-8")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        code, out, _ = run("ingest", str(page), "--db", str(tmp_path / "cli.db"))
+    assert code == 0 and "ingested" in out
+    assert not [w for w in caught if "tzname" in str(w.message)]
 
 
 def test_ingest_options_unlock_and_bound_what_is_read(tmp_path: Path) -> None:
