@@ -431,6 +431,40 @@ def test_encrypted_needs_the_right_password(origin: str, name: str) -> None:
         assert sentence in draft.text
 
 
+def _one_page_pdf(trailer_extra: bytes, *extra_objects: bytes) -> bytes:
+    """A one-page PDF written out by hand (pymupdf will not write what these tests need)."""
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>",
+        *extra_objects,
+    ]
+    out = bytearray(b"%PDF-1.7\n")
+    offsets = []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R %s >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, trailer_extra, xref)
+    return bytes(out)
+
+
+def test_a_pdf_encrypted_for_certificates_is_told_apart_from_a_damaged_one() -> None:
+    """Public-key security (/Adobe.PubSec, as pyHanko and Acrobat write it) needs the
+    recipient's key, not a password and not a new download."""
+    sealed = _one_page_pdf(
+        b"/Encrypt 4 0 R /ID [<01><01>]",
+        b"<< /Filter /Adobe.PubSec /SubFilter /adbe.pkcs7.s5 /V 4 /R 4 /Length 128 /Recipients [<3082>] >>",
+    )
+    with pytest.raises(IngestError, match=r"encrypted for the holders of certificates .*decrypt it with the "
+                                          r"recipient's certificate and private key first"):
+        read_pdf(sealed)
+    with pytest.raises(IngestError, match="damaged or truncated"):  # a handler mupdf does not know either
+        read_pdf(sealed.replace(b"/Adobe.PubSec", b"/Adobe.Other"))
+
+
 def test_too_many_bytes_and_pages() -> None:
     data = (FIXTURES / "multi-page.pdf").read_bytes()
     with pytest.raises(IngestError, match=f"is {len(data):,} bytes, over the limit of 1,000 bytes; pass a larger max_bytes"):

@@ -256,6 +256,8 @@ def read_pdf(
     )
 
 
+#: the security handler of a PDF encrypted for certificates, named in its /Encrypt dictionary
+_PUBLIC_KEY_SECURITY: Final = re.compile(rb"/Filter\s*/Adobe\.PubSec\b")
 #: mupdf's warnings, which tell a damaged stream, go to one buffer for the whole process; and
 #: pymupdf does not support threads. One document is read at a time.
 _MUPDF: Final = threading.Lock()
@@ -268,6 +270,12 @@ def _read_document(
     try:
         doc = pymupdf.open(stream=data, filetype="pdf")
     except _errors(pymupdf) as exc:
+        if _PUBLIC_KEY_SECURITY.search(data):
+            raise IngestError(
+                f"{_cap(label)} is encrypted for the holders of certificates (public-key security, "
+                "/Adobe.PubSec), which pymupdf cannot open; decrypt it with the recipient's certificate "
+                "and private key first (Acrobat or pyHanko can), then ingest the decrypted file"
+            ) from exc
         raise IngestError(
             f"{_cap(label)} is damaged or truncated and cannot be opened ({exc}); "
             "re-download or re-export it"
