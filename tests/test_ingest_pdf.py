@@ -659,12 +659,41 @@ def _capital_page(capital: str, rest: str, *, capital_box: tuple[float, float, f
                   rest_x: float = 84, second_block: int = 1) -> str:
     """Assemble one page: a capital beside two body lines (13 pt tall)."""
     lines = [
-        (capital_box, capital, 0, False, True),
-        ((rest_x, 119.5, 280, 132.8), rest, 1, False, True),
-        ((rest_x, 132.0, 258, 145.3), "pilots who guided ships", second_block, False, True),
+        (capital_box, capital, 0, False, True, False, False),
+        ((rest_x, 119.5, 280, 132.8), rest, 1, False, True, False, False),
+        ((rest_x, 132.0, 258, 145.3), "pilots who guided ships", second_block, False, True, False, False),
     ]
     text, _, _ = pdf_module._assemble([lines])
     return text
+
+
+def _row_text(*pieces: tuple[float, float, str, int, bool, bool], upright: bool = True) -> str:
+    """Assemble one row that mupdf cut into pieces: (x0, x1, text, block, starts with a space
+    glyph, ends with one), 12 pt tall."""
+    lines = [((x0, 736.8, x1, 748.6), text, block, False, upright, lead, trail) for x0, x1, text, block, lead, trail in pieces]
+    text, _, _ = pdf_module._assemble([lines])
+    return text
+
+
+def test_pieces_of_one_row_read_as_one_line() -> None:
+    """mupdf cuts a line of a form into pieces, often in blocks of their own ("For " /
+    "shipboard service" / "s please ..."): they touch, or a space glyph or gap stands between."""
+    assert _row_text((36.0, 53.8, "For", 20, False, True), (53.8, 134.3, "shipboard service", 18, False, False),
+                     (134.3, 351.5, "s please include a copy.", 20, False, True)) == (
+        "For shipboard services please include a copy.")
+    assert _row_text((76.6, 237.7, "enter only", 24, False, False), (237.6, 573.0, "the contact", 26, True, False)) == (
+        "enter only the contact")  # a space glyph starts the second piece
+    assert _row_text((36.0, 90.0, "Testerino", 1, False, False), (90.0, 130.0, "Date: 2021.01.11", 2, False, False)) == (
+        "Testerino Date: 2021.01.11")  # touching, but a capital starts a word
+    assert _row_text((36.0, 90.0, "Clause 6.", 1, False, False), (93.0, 300.0, "The safety goals", 2, False, False)) == (
+        "Clause 6. The safety goals")  # a gap of a space
+
+
+def test_pieces_far_apart_or_turned_stay_apart() -> None:
+    assert _row_text((36.0, 90.0, "Quantity", 1, False, False), (200.0, 260.0, "Price", 2, False, False)) == (
+        "Quantity\n\nPrice")  # table cells
+    assert _row_text((36.0, 90.0, "axis", 1, False, False), (90.0, 130.0, "label", 2, False, False), upright=False) == (
+        "axis\n\nlabel")
 
 
 def test_control_codes_are_unmapped_glyphs_unless_they_are_whitespace() -> None:
@@ -673,8 +702,8 @@ def test_control_codes_are_unmapped_glyphs_unless_they_are_whitespace() -> None:
     assert texts == ["Tab and unit", "glyph\ufffd\ufffd end"]
     assert pdf_module._normalize("glyph\x03\x7f\x85end\x9f") == ("glyph\ufffd\ufffd end\ufffd", False)
     box = (0.0, 0.0, 10.0, 10.0)
-    assert pdf_module._unmapped([(box, "\ufffd\ufffd \ufffd", 0, False, True), (box, "ab", 0, False, True)])
-    assert not pdf_module._unmapped([(box, "x = \ufffd", 0, False, True), (box, "ab", 0, False, True)])
+    assert pdf_module._unmapped([(box, "\ufffd\ufffd \ufffd", 0, False, True, False, False), (box, "ab", 0, False, True, False, False)])
+    assert not pdf_module._unmapped([(box, "x = \ufffd", 0, False, True, False, False), (box, "ab", 0, False, True, False, False)])
 
 
 # --- reading order of labels, on line boxes as mupdf reports them (taller than the leading) ---------

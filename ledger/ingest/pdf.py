@@ -130,8 +130,9 @@ DEFAULT_MAX_BYTES: Final = 200 * 2**20
 DEFAULT_MAX_PAGES: Final = 5000
 
 #: a line: bbox, normalized text, pymupdf block number, whether it ended in a soft hyphen,
-#: whether it runs left to right (within about 6 degrees; rotated lines are set apart)
-_Line = tuple[BBox, str, int, bool, bool]
+#: whether it runs left to right (within about 6 degrees; rotated lines are set apart), whether
+#: it starts and whether it ends with a space glyph (which its bbox covers and its text leaves out)
+_Line = tuple[BBox, str, int, bool, bool, bool, bool]
 _Matrix = tuple[float, float, float, float, float, float]
 
 _LINE_SEP: Final = "\n"
@@ -157,11 +158,16 @@ _MARK_WIDTH: Final = 1.5
 _MARK_GAP: Final = 2.5
 #: a line starting this far (points) above the previous one starts a new paragraph
 _RISE: Final = 1.0
+#: pieces of one line, in line heights: closer than _TOUCHING they touch (a word cut in two,
+#: unless a space glyph ends the first); up to _BESIDE apart a space stands between them
+#: (wider gaps part columns and table cells)
+_TOUCHING: Final = 0.1
+_BESIDE: Final = 0.6
 #: at most this many lines at a region's foot (or head) are set apart when they alone, touching
 #: only lines beside them, keep it from being cut into columns (a running foot)
 _EDGE_LINES: Final = 2
 _HYPHENS: Final = frozenset("-\u2010")
-_END_OF_PAGE: Final[_Line] = ((0.0, 0.0, 0.0, 0.0), "", -1, False, True)
+_END_OF_PAGE: Final[_Line] = ((0.0, 0.0, 0.0, 0.0), "", -1, False, True, False, False)
 _SOFT_HYPHEN: Final = "\u00ad"
 
 _LIGATURES: Final = {
@@ -652,7 +658,7 @@ def _xml_lines(textpage: Any, pymupdf: Any) -> list[_Line] | None:
     upright: Iterable[bool] = repeat(True)
     if directions.count(_UPRIGHT) != len(directions):
         upright = [d == _UPRIGHT or _upright(d.split()) for d in directions]
-    rows = zip(boxes, texts, blocks, soft_breaks, upright)
+    rows = zip(boxes, texts, blocks, soft_breaks, upright, [raw[:1] == " " for raw in raws], [raw[-1:] == " " for raw in raws])
     return list(rows) if "" not in texts else [row for row in rows if row[1]]
 
 
@@ -695,7 +701,7 @@ def _dict_lines(textpage: Any) -> list[_Line]:
         if text:
             x0, y0, x1, y1 = (float(v) for v in raw_line["bbox"])
             upright = _upright(raw_line["dir"])
-            lines.append(((x0, y0, x1, y1), text, block_number, soft_break, upright))
+            lines.append(((x0, y0, x1, y1), text, block_number, soft_break, upright, raw[:1].isspace(), raw[-1:].isspace()))
     return lines
 
 
@@ -845,7 +851,8 @@ def _assemble(
         ordered = _page_order(lines)
         separator = _PAGE_SEP if position else ""
         continued = False  # does this line continue the previous line's paragraph?
-        for index, ((bbox, text, block, soft_break, _), following) in enumerate(zip(ordered, islice(ordered, 1, None))):
+        for index, ((bbox, text, block, soft_break, upright, _, spaced), following) in enumerate(
+                zip(ordered, islice(ordered, 1, None))):
             if not continued:
                 paragraph += 1
             broken = (soft_break or text[-1] in hyphens) and _hyphenated(text, soft_break, following[1])
@@ -853,7 +860,14 @@ def _assemble(
                 broken and _next_line(bbox, following[0]))
             start = position + len(separator)
             add_part(separator)
-            if not continued and len(text) == 1 and _drop_capital(bbox, text, following, ordered[index + 2 : index + 3]):
+            if not broken and upright and following[4] and (gap := _gap_beside(bbox, following[0])) is not None:
+                # mupdf cut one line into pieces ("For " / "shipboard service" / "s please"),
+                # often in blocks of their own: the row reads on, a space where one was drawn
+                # or a gap shows, none where the pieces touch (a word cut in two) unless a
+                # capital starts the next one ("Testerino" / "Date:")
+                touching = gap < _TOUCHING * (bbox[3] - bbox[1]) and not (spaced or following[5] or following[1][0].isupper())
+                continued, separator = True, "" if touching else " "
+            elif not continued and len(text) == 1 and _drop_capital(bbox, text, following, ordered[index + 2 : index + 3]):
                 continued, separator = True, ""  # "T" + "he archive ...": one word again
             elif not continued:
                 separator = paragraph_sep
@@ -906,6 +920,20 @@ def _drop_capital(bbox: BBox, text: str, following: _Line, after: Sequence[_Line
         return False
     # the second line of that text is beside the capital too
     return bool(after) and after[0][2] == following[2] and after[0][0][1] < bbox[3] and abs(after[0][0][0] - x0) <= 1.0
+
+
+def _gap_beside(bbox: BBox, following: BBox) -> float | None:
+    """The gap from a line to the next one in reading order when that one goes on along the
+    same row (starting less than :data:`_BESIDE` line heights on, each one's middle inside the
+    other's box); None otherwise."""
+    height = bbox[3] - bbox[1]
+    gap = following[0] - bbox[2]
+    if not -_TOUCHING * height < gap < _BESIDE * height:
+        return None
+    middle, following_middle = (bbox[1] + bbox[3]) / 2, (following[1] + following[3]) / 2
+    if not (bbox[1] < following_middle < bbox[3] and following[1] < middle < following[3]):
+        return None
+    return gap
 
 
 def _next_line(bbox: BBox, following: BBox) -> bool:
