@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import struct
 import subprocess
 import sys
 import unicodedata
@@ -463,6 +464,29 @@ def test_a_pdf_encrypted_for_certificates_is_told_apart_from_a_damaged_one() -> 
         read_pdf(sealed)
     with pytest.raises(IngestError, match="damaged or truncated"):  # a handler mupdf does not know either
         read_pdf(sealed.replace(b"/Adobe.PubSec", b"/Adobe.Other"))
+
+
+def test_a_page_whose_content_object_is_lost_is_damaged_not_a_scan() -> None:
+    """The page's content lives in an object stream that is no stream (pyHanko's
+    broken-objstream test files): mupdf reads an empty page, which is not a page to OCR."""
+    out = bytearray(b"%PDF-1.7\n")
+    offsets = {}
+    for number, body in {
+        1: b"<< /Type /Catalog /Pages 2 0 R >>",
+        2: b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        3: b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 6 0 R >>",
+        5: b"<< /Note (the object stream that should hold object 6) >>",
+    }.items():
+        offsets[number] = len(out)
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref_at = len(out)
+    rows = [(0, 0, 255), (1, offsets[1], 0), (1, offsets[2], 0), (1, offsets[3], 0), (0, 0, 0), (1, offsets[5], 0),
+            (2, 5, 0), (1, xref_at, 0)]  # object 6: the first in object stream 5
+    entries = b"".join(struct.pack(">BHB", *row) for row in rows)
+    out += b"7 0 obj\n<< /Type /XRef /Size 8 /W [1 2 1] /Root 1 0 R /Length %d >>\nstream\n" % len(entries)
+    out += entries + b"\nendstream\nendobj\nstartxref\n%d\n%%%%EOF\n" % xref_at
+    with pytest.raises(IngestError, match=r"is damaged: the content of page 1 cannot be decoded \(content stream is not"):
+        read_pdf(bytes(out))
 
 
 def test_too_many_bytes_and_pages() -> None:
