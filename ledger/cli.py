@@ -385,14 +385,14 @@ def ingest(
 
     Example: ledger ingest papers/ https://example.org/article.html
     """
-    # dateutil, reading a page's dates for htmldate, warns of time-zone names it cannot place
-    # ("PST"): nothing a reader can act on, written across the progress bar.
-    warnings.filterwarnings("ignore", message=r"tzname \S+ identified but not understood")
     found = _targets(targets)
     results: list[Ingested] = []
-    with opened(db, as_json=as_json) as ledger, Progress(
+    # dateutil, reading a page's dates for htmldate, warns of time-zone names it cannot place
+    # ("PST"): nothing a reader can act on, written across the progress bar.
+    with warnings.catch_warnings(), opened(db, as_json=as_json) as ledger, Progress(
             SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
             TimeElapsedColumn(), console=errors, disable=as_json) as progress:
+        warnings.filterwarnings("ignore", message=r"tzname \S+ identified but not understood")
         task = progress.add_task("ingesting", total=len(found))
         for target in found:
             progress.update(task, description=escape(Path(target).name if "://" not in target else target))

@@ -12,7 +12,8 @@ text character for character. Both the text and the quote are normalized the sam
 - soft hyphens and zero-width characters (U+00AD, U+200B-200D, U+2060, U+FEFF) vanish;
 - curly quotes, guillemets and primes become ' and ", dashes and the minus sign become -;
   a quote's run of dashes matches a whole run of one or more in the text, with or without a
-  space on either side ("war - peace" and "war--peace" match "war—peace" and "war – peace");
+  space on either side ("war - peace" and "war--peace" match "war—peace" and "war – peace"),
+  and between letters it may be missing from the text;
 - a table cell separator " | " (web table rows are stored so) is a space: a row copied from
   a browser, cells apart by tabs, matches.
 
@@ -390,7 +391,10 @@ class _Query:
             while k < len(core):
                 if k in dashes:
                     end = dashes[k]
-                    parts.append(("(?: ?+" if k else "(?:") + _DASHES_MATCHED + (" ?+)" if end < len(core) else ")"))
+                    # a run the quote starts with starts a run of the text: not in its middle,
+                    # where a search would try every dash of a long run to its end
+                    parts.append(("(?: ?+" if k else "(?<!-)(?<!- )(?:") + _DASHES_MATCHED
+                                 + (" ?+)" if end < len(core) else ")"))
                     if 0 < k and end < len(core) and _LETTER.match(core, k - 1) and _LETTER.match(core, end):
                         parts.append("?")  # between letters: the text may have joined the word
                     k = end
@@ -1002,7 +1006,7 @@ def _locate(
         if agreement is None or agreement >= 1.0:
             return Anchor(best.start, best.end, "exact", 1.0)
     mt = text if isinstance(text, MatchText) else MatchText(raw)
-    if len(query.core) - query.core.count("-") > len(mt.normalized):
+    if len(_DASH_RUN.sub("", query.core)) > len(mt.normalized):  # dashes and their spaces may match less
         raise QuoteNotFound(
             f'quote not found in the source text: "{_clip(query.raw, 80)}" is {len(query.text):,} characters '
             f"long, longer than the whole source text ({len(mt.normalized):,}); cite a passage of this source"

@@ -287,6 +287,11 @@ def test_a_dash_is_found_however_it_is_spaced_or_doubled(stored: str, quote: str
     assert found == f"was {stored}, they"
 
 
+def test_a_dash_quote_as_long_as_the_whole_text_is_found() -> None:
+    """The spaces beside a quote's dash may match nothing: "war - peace" fits in "war-peace"."""
+    assert excerpt("war-peace", "war - peace") == "war-peace"
+
+
 def test_a_dash_does_not_stand_for_other_characters() -> None:
     with pytest.raises(QuoteNotFound):
         excerpt("It was war and peace, they said.", "war - peace")

@@ -216,6 +216,24 @@ def test_paragraphs_in_an_inline_element_after_a_photo_stay_apart_and_in_order(w
     assert [text for text in texts if text in expected] == expected
 
 
+@pytest.mark.parametrize(
+    ("paragraph", "sentence"),
+    [
+        ("<p><strong>Mayor Jensen:</strong> <q>We will rebuild the quay walls before winter.</q></p>",
+         "Mayor Jensen: \u201cWe will rebuild the quay walls before winter.\u201d"),
+        ("<p>He said <span><q>we will rebuild the quay walls</q></span> twice at the meeting.</p>",
+         "He said \u201cwe will rebuild the quay walls\u201d twice at the meeting."),
+        ("<p>He said <a href='/minutes'><q>we will rebuild the quay walls</q></a> twice at the meeting.</p>",
+         "He said \u201cwe will rebuild the quay walls\u201d twice at the meeting."),
+    ],
+    ids=["after-strong", "in-span", "in-link"],
+)
+def test_a_quotation_beside_or_inside_inline_markup_stays_in_its_sentence(paragraph: str, sentence: str) -> None:
+    paragraphs = "".join(f"<p>{text}</p>" for text in COUNCIL[:3])
+    draft = read_html(f"<html><body><article>{paragraphs}{paragraph}{paragraphs}</article></body></html>")
+    assert sentence in _passage_texts(draft)
+
+
 def test_a_pull_quote_alone_in_its_block_is_kept() -> None:
     """A <q> with no words beside it is a quote of its own, not a quotation inside a sentence:
     read into its <div> as bare text, trafilatura dropped it as too short."""
@@ -572,8 +590,11 @@ def test_bad_input_is_refused_with_the_reason(document: str | bytes, message: st
         + PROSE_BYTES + b"</P>\n<P>" + PROSE_BYTES + b"</P>\n</BODY></HTML>\n</TEXT>\n</DOCUMENT>\n",
         b'<?xml version="1.0" encoding="utf-8"?>\n<html xmlns="http://www.w3.org/1999/xhtml"><body><p>'
         + PROSE_BYTES + b"</p></body></html>",
+        b"<svg class='icon' viewBox='0 0 8 8'><path d='M0 0h8v8H0z'/></svg><h2>Inspections</h2><p>" + PROSE_BYTES
+        + b"</p>",
+        b"<?xml version='1.0'?><div><p>" + PROSE_BYTES + b"</p></div>",
     ],
-    ids=["paragraph", "fragment", "sgml-wrapped", "xhtml"],
+    ids=["paragraph", "fragment", "sgml-wrapped", "xhtml", "icon-first", "xml-declared-div"],
 )
 def test_fragments_and_wrapped_pages_are_read_whole(document: bytes) -> None:
     """Markup without <html> at its start (a fragment an agent cut out, an SEC filing in its

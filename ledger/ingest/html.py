@@ -143,7 +143,7 @@ def _mend_inline_markup(tree: HtmlElement) -> None:
     for element in tree.iter("time", "q", "pre", "img"):
         found[element.tag].append(element)
     _unwrap_times_in_sentences(found["time"])
-    _inline_quotes(found["q"])
+    _inline_quotes(tree, found["q"])
     for pre in found["pre"]:  # trafilatura reads a <pre> holding one <span> as code, keeping its lines
         if pre.find("code") is None and (len(pre) != 1 or pre[0].tag != "span"):
             _wrap_children(pre)
@@ -244,30 +244,56 @@ def _unwrap_times_in_sentences(times: list[HtmlElement]) -> None:
             strip_tags(parent, "time")
 
 
-def _inline_quotes(quotes: list[HtmlElement]) -> None:
+def _inline_quotes(tree: HtmlElement, quotes: list[HtmlElement]) -> None:
     """Read a <q> as browsers render it: its words inside quotation marks (“ ”, ‘ ’ when nested),
     in the sentence. trafilatura takes it for a block quote and breaks the paragraph around it.
-    A <q> with no words beside it (a pull quote alone in its <div>) stays a quote: as bare text
-    trafilatura would drop it as too short."""
-    in_sentences = [quote for quote in quotes if _beside_words(quote)]
-    for quote in quotes:
-        nested = sum(1 for _ in quote.iterancestors("q")) % 2
-        opening, closing = ("\u2018", "\u2019") if nested else ("\u201c", "\u201d")
+    A <q> that is all the words of its block (a pull quote alone in its <div>) stays a quote:
+    as bare text trafilatura would drop it as too short."""
+    from lxml.etree import strip_tags
+
+    letters_of: dict[HtmlElement, str] = {}  # each block's letters and digits, read once
+    depths = [sum(1 for _ in quote.iterancestors("q")) for quote in quotes]  # before any is renamed
+    for quote, depth in zip(quotes, depths, strict=True):
+        lone = False
+        if depth == 0:
+            block = _block_of(quote)
+            if block not in letters_of:
+                letters_of[block] = _letters(block)
+            lone = _letters(quote) == letters_of[block]
+        opening, closing = ("\u2018", "\u2019") if depth % 2 else ("\u201c", "\u201d")
         quote.text = opening + (quote.text or "")
         if len(quote):
             quote[-1].tail = (quote[-1].tail or "") + closing
         else:
             quote.text += closing
-    for quote in in_sentences:
-        quote.drop_tag()  # its text and children into its parent
+        if not lone:
+            quote.tag = _INLINED_QUOTE
+    if quotes:
+        strip_tags(tree, _INLINED_QUOTE)  # one pass, however many quotes
 
 
-def _beside_words(element: HtmlElement) -> bool:
-    """Whether the run of text an element stands in has words of its own (or is a <q>)."""
-    parent = element.getparent()
-    if parent is None or parent.tag == "q":
-        return parent is not None
-    return _has_word(parent.text) or any(_has_word(child.tail) for child in parent)
+_INLINED_QUOTE = "ledger-inline-q"
+_NOT_LETTERS = re.compile(r"[\W_]+")
+
+
+def _letters(element: HtmlElement) -> str:
+    return _NOT_LETTERS.sub("", element.text_content())
+
+
+def _block_of(element: HtmlElement) -> HtmlElement:
+    """The nearest ancestor that is not inline markup (the paragraph or block a <q> is in)."""
+    for ancestor in element.iterancestors():
+        if ancestor.tag not in _INLINE:
+            return ancestor
+    return element
+
+
+_INLINE = frozenset({
+    "a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "dfn", "em", "font", "i", "kbd", "mark", "q", "s",
+    "samp", "small", "span", "strong", "sub", "sup", "time", "u", "var",
+})  # fmt: skip
+# what an XML document may have on top and still be (X)HTML: a page or a fragment of one
+_HTML_ELEMENTS = _INLINE | _RUN_ENDS | {"html", "head", "body", "title", "address", "img"}
 
 
 def _wrap_children(element: HtmlElement) -> None:
@@ -319,8 +345,9 @@ _BINARY_CHARS = re.compile(r"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
 # processing instructions; group 1 is the declaration if there is one. Possessive throughout: a
 # prolog that leads to no element fails in one pass (backtracking would take exponential time).
 _FIRST_ELEMENT = re.compile(
-    r"\s*+(<\?xml\b.*?\?>)?+(?:<\?.*?\?>|<!--.*?-->|<![^>]*+>|\s++)*+<([a-z][\w:.-]*+)", re.IGNORECASE | re.DOTALL
+    r"\s*+(<\?xml\s.*?\?>)?+(?:<\?.*?\?>|<!--.*?-->|<![^>]*+>|\s++)*+<([a-z][\w:.-]*+)", re.IGNORECASE | re.DOTALL
 )
+_EMBEDDABLE = frozenset({"svg", "math"})
 # XML vocabularies that parse as HTML (libxml2 reads any tag) but are not pages.
 _FEED = "a news feed ({}); ingest the pages its entries link to"
 _NOT_PAGES = {
@@ -341,9 +368,11 @@ def _refuse_non_html(text: str, where: str) -> None:
         raise IngestError(f"{where} is not HTML: it has no tags (use the text ingester for plain text)")
     if (first := _FIRST_ELEMENT.match(sample)) is not None:
         root = first.group(2).lower()
-        if root in _NOT_PAGES:
+        # a feed is never a fragment; an <svg> or <math> is the document only if it ends it
+        # (a fragment may start with an inline icon or formula)
+        if root in _NOT_PAGES and (root not in _EMBEDDABLE or text.rstrip().lower().endswith(f"</{root}>")):
             raise IngestError(f"{where} is not HTML: its root element <{first.group(2)}> makes it {_NOT_PAGES[root]}")
-        if first.group(1) and root.rpartition(":")[2] != "html":  # XHTML may declare itself XML
+        if first.group(1) and root.rpartition(":")[2] not in _HTML_ELEMENTS:  # XHTML declares itself XML
             raise IngestError(f"{where} is not HTML: it is an XML document with root element <{first.group(2)}>")
 
 
@@ -472,10 +501,10 @@ def _utf16_without_bom(raw: bytes) -> str | None:
 
 
 def _parse(text: str) -> HtmlElement | None:
-    """The page's document element, as trafilatura.utils.load_html parses it; None where libxml2
-    finds no tree.
+    """The page's document element, parsed with trafilatura's repairs and parser settings; None
+    where libxml2 finds no tree.
 
-    Unlike load_html (lxml's ``fromstring``), a fragment is read whole, as the ``<html>`` and
+    Unlike trafilatura's load_html (lxml's ``fromstring``), a fragment is read whole, as the ``<html>`` and
     ``<body>`` libxml2 puts around it: a "<p>…</p>" alone, or a filing wrapped in SGML
     ``<DOCUMENT>`` tags, is not refused as "dubious" (trafilatura's guard against text that is
     not HTML at all: :func:`_refuse_non_html` has applied ours), nor reduced to its top element."""

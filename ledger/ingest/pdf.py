@@ -159,8 +159,8 @@ _MARK_GAP: Final = 2.5
 #: a line starting this far (points) above the previous one starts a new paragraph
 _RISE: Final = 1.0
 #: pieces of one line, in line heights: closer than _TOUCHING they touch (a word cut in two,
-#: unless a space glyph ends the first); up to _BESIDE apart a space stands between them
-#: (wider gaps part columns and table cells)
+#: unless a space glyph ends the first or starts the second, or a capital starts it); up to
+#: _BESIDE apart a space stands between them (wider gaps part columns and table cells)
 _TOUCHING: Final = 0.1
 _BESIDE: Final = 0.6
 #: at most this many lines at a region's foot (or head) are set apart when they alone, touching
@@ -662,7 +662,7 @@ def _xml_lines(textpage: Any, pymupdf: Any) -> list[_Line] | None:
     upright: Iterable[bool] = repeat(True)
     if directions.count(_UPRIGHT) != len(directions):
         upright = [d == _UPRIGHT or _upright(d.split()) for d in directions]
-    rows = zip(boxes, texts, blocks, soft_breaks, upright, [raw[:1] == " " for raw in raws], [raw[-1:] == " " for raw in raws])
+    rows = zip(boxes, texts, blocks, soft_breaks, upright, [raw[:1].isspace() for raw in raws], [raw[-1:].isspace() for raw in raws])
     return list(rows) if "" not in texts else [row for row in rows if row[1]]
 
 
