@@ -566,6 +566,8 @@ def test_read_pdf_takes_bytes() -> None:
         ("D:20160119123847Z00'00'", datetime(2016, 1, 19, 12, 38, 47, tzinfo=UTC)),
         ("D:20240101120000+0100", datetime(2024, 1, 1, 11, tzinfo=UTC)),
         ("D:20240101120000+01'", datetime(2024, 1, 1, 11, tzinfo=UTC)),
+        ("D:20150424163928+01'00''", datetime(2015, 4, 24, 15, 39, 28, tzinfo=UTC)),  # a scanner's doubled '
+        ("D:20250924071204--5'00'", datetime(2025, 9, 24, 12, 12, 4, tzinfo=UTC)),  # a one-digit hour, signed twice
         ("20240101", datetime(2024, 1, 1, tzinfo=UTC)),
         ("D:2024", datetime(2024, 1, 1, tzinfo=UTC)),
         ("D:202403", datetime(2024, 3, 1, tzinfo=UTC)),

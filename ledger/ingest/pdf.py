@@ -208,9 +208,11 @@ _XML_NAMED: Final = {"lt": "<", "gt": ">", "amp": "&", "quot": '"', "apos": "'"}
 #: tests set this to False to check the XML fast path against pymupdf's "dict" output
 _PREFER_XML = True
 
+#: producers' slips are forgiven: a doubled apostrophe ("+01'00''", a Brother scanner's), a
+#: one-digit or doubly signed hour ("--5'00'" for -05'00')
 _PDF_DATE: Final = re.compile(
     r"(?:D:)?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?"
-    r"(?:Z(?:00'?(?:00'?)?)?|([+-])(\d{2})'?(?:(\d{2})'?)?)?"
+    r"(?:Z(?:00'*(?:00'*)?)?|([+-])[+-]?(\d{1,2})'*(?:(\d{2})'*)?)?"
 )
 
 
