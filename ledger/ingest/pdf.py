@@ -871,7 +871,7 @@ def _assemble(
                 # often in blocks of their own: the row reads on, a space where one was drawn
                 # or a gap shows, none where the pieces touch (a word cut in two) unless a
                 # capital starts the next one ("Testerino" / "Date:")
-                touching = gap < _TOUCHING * (bbox[3] - bbox[1]) and not (spaced or following[5] or following[1][0].isupper())
+                touching = gap < _TOUCHING * (bbox[3] - bbox[1]) and not (spaced or following[5] or following[1][:1].isupper())
                 continued, separator = True, "" if touching else " "
             elif not continued and len(text) == 1 and _drop_capital(bbox, text, following, ordered[index + 2 : index + 3]):
                 continued, separator = True, ""  # "T" + "he archive ...": one word again
