@@ -664,7 +664,8 @@ def _xml_lines(textpage: Any, pymupdf: Any) -> list[_Line] | None:
     upright: Iterable[bool] = repeat(True)
     if directions.count(_UPRIGHT) != len(directions):
         upright = [d == _UPRIGHT or _upright(d.split()) for d in directions]
-    rows = zip(boxes, texts, blocks, soft_breaks, upright, [raw[:1].isspace() for raw in raws], [raw[-1:].isspace() for raw in raws])
+    spaced_starts, spaced_ends = [raw[:1].isspace() for raw in raws], [raw[-1:].isspace() for raw in raws]
+    rows = zip(boxes, texts, blocks, soft_breaks, upright, spaced_starts, spaced_ends)
     return list(rows) if "" not in texts else [row for row in rows if row[1]]
 
 
@@ -707,7 +708,8 @@ def _dict_lines(textpage: Any) -> list[_Line]:
         if text:
             x0, y0, x1, y1 = (float(v) for v in raw_line["bbox"])
             upright = _upright(raw_line["dir"])
-            lines.append(((x0, y0, x1, y1), text, block_number, soft_break, upright, raw[:1].isspace(), raw[-1:].isspace()))
+            spaced_start, spaced_end = raw[:1].isspace(), raw[-1:].isspace()
+            lines.append(((x0, y0, x1, y1), text, block_number, soft_break, upright, spaced_start, spaced_end))
     return lines
 
 
@@ -871,7 +873,8 @@ def _assemble(
                 # often in blocks of their own: the row reads on, a space where one was drawn
                 # or a gap shows, none where the pieces touch (a word cut in two) unless a
                 # capital starts the next one ("Testerino" / "Date:")
-                touching = gap < _TOUCHING * (bbox[3] - bbox[1]) and not (spaced or following[5] or following[1][:1].isupper())
+                touching = gap < _TOUCHING * (bbox[3] - bbox[1]) and not (
+                    spaced or following[5] or following[1][:1].isupper())
                 continued, separator = True, "" if touching else " "
             elif not continued and len(text) == 1 and _drop_capital(bbox, text, following, ordered[index + 2 : index + 3]):
                 continued, separator = True, ""  # "T" + "he archive ...": one word again
