@@ -1045,7 +1045,7 @@ def reanchor(
     suffix: str,
     min_score: float = 0.85,
     fuzzy: bool = True,
-    old_text: str | MatchText | None = None,
+    old_text: str | MatchText | Callable[[], MatchText] | None = None,
 ) -> Anchor | None:
     """Find evidence again in a new revision of its document; None if the quote is gone.
 
@@ -1056,7 +1056,8 @@ def reanchor(
     "budget is 10" is not found again in "budget is 100". Given ``old_text`` (the text the
     evidence was found in, at ``start``:``end``), a near match that the old text already held
     elsewhere is another passage, not the quote changed: a deleted "open on weekdays" is not
-    found again as the "open on weekends" next to it.
+    found again as the "open on weekends" next to it. ``old_text`` may be a function giving it,
+    called only if the fuzzy search is reached (reading the old text costs a query).
 
     Raises:
         InvalidInput: ``exact`` is empty or whitespace, or ``min_score`` is outside [0, 1].
@@ -1086,7 +1087,7 @@ def reanchor(
         return Anchor(best.start, best.end, "quote", 1.0)
     if not fuzzy:
         return None
-    before = MatchText(old_text) if isinstance(old_text, str) else old_text
+    before = MatchText(old_text) if isinstance(old_text, str) else old_text() if callable(old_text) else old_text
 
     def held_before(s: int, e: int) -> bool:
         # compared normalized: a PDF reflows the lines after a deleted sentence

@@ -6,6 +6,7 @@ import hashlib
 import re
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 from sqlalchemy import Connection
@@ -207,23 +208,24 @@ def reanchor_evidence(
         return
     prepared = MatchText(text)
     # The texts the quotes were found in (a near match they held already is another passage),
-    # prepared only for a fuzzy search.
+    # read and prepared only when a fuzzy search needs one.
     old_texts: dict[int, MatchText] = {}
+
+    def old_text(cited_in: int) -> MatchText:
+        if cited_in not in old_texts:
+            old_texts[cited_in] = MatchText(store.source_texts(connection, [cited_in])[cited_in])
+        return old_texts[cited_in]
+
     moved: list[dict[str, Any]] = []
     stale: list[int] = []
     for row in rows:
         quote: dict[str, Any] = next(
             (s for s in row["locator"].get("selectors", ()) if s.get("type") == "TextQuoteSelector"), {})
-        where = {"exact": row["excerpt"], "start": row["char_start"], "end": row["char_end"],
-                 "prefix": quote.get("prefix", ""), "suffix": quote.get("suffix", "")}
-        anchor = reanchor(prepared, **where, fuzzy=False)
         # A quote flagged stale counts again only as written: an approximate search for every
         # quote a page ever lost, in every later revision, would grow without end.
-        if anchor is None and row["stale_at"] is None:
-            cited_in = row["source_id"]
-            if cited_in not in old_texts:
-                old_texts[cited_in] = MatchText(store.source_texts(connection, [cited_in])[cited_in])
-            anchor = reanchor(prepared, **where, old_text=old_texts[cited_in])
+        anchor = reanchor(prepared, exact=row["excerpt"], start=row["char_start"], end=row["char_end"],
+                          prefix=quote.get("prefix", ""), suffix=quote.get("suffix", ""),
+                          fuzzy=row["stale_at"] is None, old_text=partial(old_text, row["source_id"]))
         if anchor is None or (anchor.method == "fuzzy" and _changes_meaning(row["excerpt"], text[anchor.start:anchor.end])):
             # Gone, or only a near match that changed a number or a negation: "10 euros" is not
             # "19 euros", "is safe" is not "is not safe".
