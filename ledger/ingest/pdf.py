@@ -1240,14 +1240,17 @@ class _XYCut:
     def _misalignment(self, column: list[int], beside: list[int]) -> float:
         """How far, on average, the middles of ``column``'s lines are from the nearest middle of
         a line of ``beside``."""
+        return sum(self._off_middles(column, beside)) / len(column)
+
+    def _off_middles(self, column: list[int], beside: list[int]) -> Iterator[float]:
+        """For each line of ``column``, how far its middle is from the nearest middle of a line
+        of ``beside``."""
         y0, y1 = self.y0, self.y1
         middles = sorted((y0[j] + y1[j]) / 2 for j in beside)
-        total = 0.0
         for i in column:
             middle = (y0[i] + y1[i]) / 2
             k = bisect_right(middles, middle)
-            total += min(abs(middle - middles[n]) for n in (k - 1, k) if 0 <= n < len(middles))
-        return total / len(column)
+            yield min(abs(middle - middles[n]) for n in (k - 1, k) if 0 <= n < len(middles))
 
     def _labels_rows_of(self, column: list[int], beside: list[int]) -> bool:
         """Whether ``column`` labels the rows of ``beside``: its lines are all narrow, most of
@@ -1287,12 +1290,9 @@ class _XYCut:
         left, start = min(map(x0.__getitem__, column)), min(map(x0.__getitem__, beside))
         if start - max(map(x1.__getitem__, column)) > _MARK_GAP * height:
             return False
-        middles = sorted((y0[j] + y1[j]) / 2 for j in beside)
-        for i in column:  # on the middle of a line: not a line number in a smaller font
-            middle = (y0[i] + y1[i]) / 2
-            k = bisect_right(middles, middle)
-            if min(abs(middle - middles[n]) for n in (k - 1, k) if 0 <= n < len(middles)) > 0.25 * (y1[i] - y0[i]):
-                return False
+        # each on the middle of a line: not a line number in a smaller font
+        if any(off > 0.25 * (y1[i] - y0[i]) for i, off in zip(column, self._off_middles(column, beside))):
+            return False
         marks = set(column)
         return any(x0[k] <= left + 1.0 and x1[k] > start for k in range(len(x0)) if k not in marks)
 
