@@ -599,7 +599,7 @@ def _unmapped(lines: Sequence[_Line]) -> bool:
     Unicode mapping, or characters whose two bytes were swapped: its text layer is unreadable."""
     text = "".join([line[1] for line in lines])
     bad = text.count("\ufffd")
-    if not text.isascii() and _BYTE_SWAPPED.search(text):
+    if not text.isascii():
         bad += len(_BYTE_SWAPPED.findall(text))
     return bad * 2 > len(text) - text.count(" ")
 
