@@ -390,6 +390,51 @@ def test_realworld_page(page: Path) -> None:
         assert draft.published_at is not None and draft.published_at.date().isoformat() == expected["date"]
 
 
+def _reading(data: bytes) -> tuple[str, list[tuple[int, int]], str] | str:
+    try:
+        draft = read_html(data, url="https://example.org/page")
+    except IngestError as error:
+        return str(error)
+    return draft.text, [(p.char_start, p.char_end) for p in draft.passages], repr(draft.metadata)
+
+
+def test_skipping_readability_where_it_cannot_win_changes_no_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    """read_html spares trafilatura its readability pass where readability's text could not be
+    chosen: every page reads exactly as it does with the pass, and most pages skip it."""
+    from ledger.ingest import html
+
+    pages = [*REALWORLD_PAGES, *sorted(FIXTURES.glob("*.html"))]
+    decide = html._readability_cannot_win
+    skipped: list[bool] = []
+
+    def counted(*args: Any) -> bool:
+        skipped.append(decide(*args))
+        return skipped[-1]
+
+    monkeypatch.setattr(html, "_readability_cannot_win", counted)
+    sparing = {page.name: _reading(page.read_bytes()) for page in pages}
+    monkeypatch.setattr(html, "_readability_cannot_win", lambda *args: False)
+    assert {page.name: _reading(page.read_bytes()) for page in pages} == sparing
+    assert sum(skipped) >= len(skipped) / 2, f"readability skipped on {sum(skipped)} of {len(skipped)} pages"
+
+
+@pytest.mark.parametrize("page", [*REALWORLD_PAGES, *sorted(FIXTURES.glob("*.html"))], ids=lambda p: p.name)
+def test_readability_text_is_never_longer_than_the_bound_that_skips_it(page: Path) -> None:
+    """The skip relies on readability returning a part of the page, scripts and styles left out."""
+    import copy
+
+    from lxml.html import tostring
+    from trafilatura.external import try_readability
+
+    from ledger.ingest import html
+
+    tree = html._parse(html._decode(page.read_bytes(), None)[0])
+    if tree is None:
+        return
+    found = try_readability(copy.deepcopy(tree))
+    assert len(" ".join(tostring(found, method="text", encoding="unicode").split())) <= html._longest_readability(tree)
+
+
 @pytest.mark.skipif(not REALWORLD_PAGES, reason=NO_REALWORLD)
 @pytest.mark.parametrize("page", REALWORLD_PAGES, ids=lambda p: p.name)
 def test_realworld_keeps_all_of_trafilaturas_text(page: Path) -> None:
