@@ -348,7 +348,7 @@ def _same_links_as_trafilatura(markup: bytes) -> None:
     categories = webmeta._grouped_links(links, webmeta._CATEGORY_PATH, webmeta._CATEGORY_GROUPS)
     assert (webmeta._sections(tree) if categories is None else categories) == extract_catstags("category", tree)
     assert (webmeta._grouped_links(links, webmeta._TAG_PATH, webmeta._TAG_GROUPS) or []) == extract_catstags("tag", tree)
-    assert webmeta._license(tree) == extract_license(tree)
+    assert webmeta._license(tree, markup.lower()) == extract_license(tree)
 
 
 def test_only_pages_of_a_bounded_size_are_searched_for_an_undeclared_date() -> None:

@@ -150,7 +150,7 @@ def _document(tree: HtmlElement, lowered: bytes, json_ld: list[str], url: str | 
             found.categories = _sections(tree)
     if not found.tags:
         found.tags = _grouped_links(links, _TAG_PATH, _TAG_GROUPS) or []
-    found.license = _license(tree)
+    found.license = _license(tree, lowered)
     found.clean_and_trim()
     return found
 
@@ -409,17 +409,21 @@ def _grouped_links(links: list[HtmlElement], path: re.Pattern[str], groups: tupl
     return None
 
 
-def _license(tree: HtmlElement) -> str | None:
+def _license(tree: HtmlElement, lowered: bytes) -> str | None:
     """trafilatura's extract_license: a rel="license" link; else a Creative Commons link in a
-    footer (its own XPaths). Footer links are read only if their URL or letters could name
-    such a licence: reading one copies it."""
+    footer (its own XPaths). Each search only where the markup (``lowered``) names its word;
+    footer links are read only if their URL or letters could name such a licence: reading one
+    copies it."""
     from trafilatura.metadata import LICENSE_REGEX, parse_license_element
 
-    for link in _xpath(".//a[@rel][@href]")(tree):
-        if "license" in link.get("rel", "").lower().split() and (
-            found := parse_license_element(link, strict=False)
-        ) is not None:
-            return found
+    if b"license" in lowered:
+        for link in _xpath(".//a[@rel][@href]")(tree):
+            if "license" in link.get("rel", "").lower().split() and (
+                found := parse_license_element(link, strict=False)
+            ) is not None:
+                return found
+    if b"footer" not in lowered:
+        return None
     for link in _xpath(_FOOTER_LINKS)(tree):
         if (
             LICENSE_REGEX.search(link.get("href")) or _CC_WORDS.search(_NOT_LETTERS.sub("", link.text_content()))
