@@ -1047,6 +1047,20 @@ def test_the_repair_is_skipped_only_where_it_would_change_nothing(text: str) -> 
         assert repair_faulty_html(text, beginning) == text
 
 
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_MARKUP_PIECES | st.sampled_from(["ü", "日本", "€"]), max_size=40).map("".join),
+       st.sampled_from(["utf-8", "cp1252", "shift_jis", "gb18030", "euc-kr", "iso-8859-5"]))
+def test_the_repair_check_reads_the_page_bytes_as_it_reads_the_text(text: str, codec: str) -> None:
+    """read_html passes the bytes as received (in any ASCII-compatible charset): their control
+    bytes are the text's control characters."""
+    try:
+        markup = text.encode(codec)
+    except UnicodeEncodeError:
+        return
+    beginning = text[:50].lower()
+    assert _may_need_repair(text, beginning, markup) == _may_need_repair(text, beginning)
+
+
 @pytest.mark.parametrize("label", ["iso-8859-1", "cp819", "ibm819", "iso-ir-100", "csisolatin1", "ISO_8859-1:1987",
                                    "ansi_x3.4-1968", "us-ascii", "x-cp1252"])
 def test_every_whatwg_label_of_windows_1252_decodes_as_windows_1252(label: str) -> None:

@@ -91,7 +91,7 @@ def read_html(
     raw = _as_bytes(html)
     where = url or "the document"
     check_size(len(raw), where, max_bytes)
-    if not raw.strip():
+    if not raw or raw.isspace():
         raise IngestError(f"{where} is empty ({len(raw)} bytes, no content)")
     if retrieved_at is not None and retrieved_at.utcoffset() is None:
         raise IngestError("retrieved_at must be timezone-aware (for example datetime.now(UTC))")
@@ -101,13 +101,13 @@ def read_html(
         text, codec = raw.decode("utf-8", "replace").removeprefix("\ufeff"), "utf-8"
     else:
         text, codec = _decode(raw, encoding)
-    if not text.strip():  # a byte-order mark and nothing else, say
+    if not text or text.isspace():  # a byte-order mark and nothing else, say
         raise IngestError(f"{where} is empty ({len(raw)} bytes, no content)")
     _refuse_non_html(text, where)
 
-    tree = _parse(text)
     # The markup in an ASCII-compatible encoding: the raw bytes unless they are UTF-16 or the like.
-    markup = raw if _ascii_compatible(codec) else text.encode()
+    markup = raw if _ascii_compatible(codec) else text.encode("utf-8", "surrogatepass")
+    tree = _parse(text, markup)
     page = read_metadata(tree, markup, url=url, encoding=codec) if tree is not None else None
     if tree is not None:
         _mend_inline_markup(tree)  # the metadata has been read: the tree may change now
@@ -500,7 +500,7 @@ def _utf16_without_bom(raw: bytes) -> str | None:
 # --- extraction ----------------------------------------------------------------------------------
 
 
-def _parse(text: str) -> HtmlElement | None:
+def _parse(text: str, markup: bytes | None = None) -> HtmlElement | None:
     """The page's document element, parsed with trafilatura's repairs and parser settings; None
     where libxml2 finds no tree.
 
@@ -513,7 +513,7 @@ def _parse(text: str) -> HtmlElement | None:
     from trafilatura.utils import repair_faulty_html
 
     beginning = text[:50].lower()
-    if _may_need_repair(text, beginning):
+    if _may_need_repair(text, beginning, markup):
         text = repair_faulty_html(text, beginning)
     parser = _parser()
     tree: HtmlElement | None = None
@@ -538,9 +538,11 @@ _CONTROL_BYTES = bytes([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20)])
 _DOCTYPE_WITH_SLASH = re.compile(r"^< ?! ?doctype[^>]*/", re.IGNORECASE)
 
 
-def _may_need_repair(text: str, beginning: str) -> bool:
-    data = text.encode("utf-8", "surrogatepass")
-    if len(data.translate(None, _CONTROL_BYTES)) != len(data) or b"\xef\xbf\xbe" in data or b"\xef\xbf\xbf" in data:
+def _may_need_repair(text: str, beginning: str, markup: bytes | None = None) -> bool:
+    """``markup``: the text's bytes in an ASCII-compatible encoding (its UTF-8 if not given),
+    where a byte below 0x20 is that control character."""
+    data = text.encode("utf-8", "surrogatepass") if markup is None else markup
+    if len(data.translate(None, _CONTROL_BYTES)) != len(data) or "\ufffe" in text or "\uffff" in text:
         return True  # U+0000-U+001F but tab and newlines, U+FFFE, U+FFFF
     if "doctype" in beginning and ("\n" not in text or _DOCTYPE_WITH_SLASH.match(text)):
         return True
