@@ -217,6 +217,32 @@ def test_paragraphs_in_an_inline_element_after_a_photo_stay_apart_and_in_order(w
 
 
 @pytest.mark.parametrize(
+    ("paragraph", "host"),
+    [
+        ("<p>Harbour office<br>Quay Road 4</p>", "div"),
+        ("<p>Harbour office<br>Quay Road 4</p>", "article"),
+        ("<p>Run <code>make gauges</code> first.</p>", "section"),
+        ("<p>The <del>old</del> new quay</p>", "div"),
+    ],
+    ids=["br-in-div", "br-in-article", "code", "del"],
+)
+def test_text_running_on_after_a_paragraph_holding_a_line_break_is_kept(paragraph: str, host: str) -> None:
+    """trafilatura rebuilds a paragraph holding a <br>, <code> or <del> without its tail: the
+    text after it, which browsers show as a paragraph of its own, was lost."""
+    after = "Loose text after the paragraph, about the quay walls. It runs on for a <em>second</em> sentence."
+    page = (
+        "<html><body><article>" + "".join(f"<p>{text}</p>" for text in COUNCIL[:3])
+        + f"<{host}>{paragraph}{after}</{host}>" + "".join(f"<p>{text}</p>" for text in COUNCIL[3:])
+        + "</article></body></html>"
+    )
+    draft = read_html(page)
+    texts = _passage_texts(draft)
+    assert "Loose text after the paragraph, about the quay walls. It runs on for a second sentence." in texts
+    assert texts.index(COUNCIL[2]) < texts.index(COUNCIL[3])
+    assert_passages(draft)
+
+
+@pytest.mark.parametrize(
     ("paragraph", "sentence"),
     [
         ("<p><strong>Mayor Jensen:</strong> <q>We will rebuild the quay walls before winter.</q></p>",

@@ -138,9 +138,12 @@ def read_html(
 
 def _mend_inline_markup(tree: HtmlElement) -> None:
     """Mend, in one walk, the markup trafilatura would misread: a <time> or a <q> inside a
-    sentence, a <pre> without <code>, and text that runs on after an image's block."""
-    found: dict[str, list[HtmlElement]] = {"time": [], "q": [], "pre": [], "img": []}
-    for element in tree.iter("time", "q", "pre", "img"):
+    sentence, a <pre> without <code>, and text that runs on after an image's block or a
+    paragraph holding a line break or code."""
+    found: dict[str, list[HtmlElement]] = {"time": [], "q": [], "pre": [], "img": [], "p": []}
+    for element in tree.iter("time", "q", "pre", "img", "p"):
+        if element.tag == "p" and not _has_word(element.tail) and not _inline_after(element):
+            continue  # nothing runs on after the paragraph: the common case
         found[element.tag].append(element)
     _unwrap_times_in_sentences(found["time"])
     _inline_quotes(tree, found["q"])
@@ -148,6 +151,7 @@ def _mend_inline_markup(tree: HtmlElement) -> None:
         if pre.find("code") is None and (len(pre) != 1 or pre[0].tag != "span"):
             _wrap_children(pre)
     _wrap_runs_after_figures(found["img"])
+    _wrap_runs_after_paragraphs(found["p"])
 
 
 # Blocks holding an image that trafilatura drops with their tail: a <div> (or the like) when it
@@ -180,8 +184,6 @@ def _wrap_runs_after_figures(images: list[HtmlElement]) -> None:
     the figure and drops the text after it with it (without images it would drop the emptied
     figure alone). A run that is itself an image caption (a class or id with "caption", as
     trafilatura knows them) is left as it is."""
-    from lxml.html import Element
-
     seen: set[HtmlElement] = set()
     for image in images:
         for block in image.iterancestors():
@@ -192,13 +194,44 @@ def _wrap_runs_after_figures(images: list[HtmlElement]) -> None:
                 if next(block.iter(_NOT_IN_FIGURES), None) is not None:
                     break  # a section of the page with an image in it, not a figure
                 if (parent := block.getparent()) is not None and parent.tag in _RUN_HOSTS:
-                    paragraph = Element("p")
-                    paragraph.text, block.tail = block.tail, None
-                    for element in run:
-                        paragraph.append(element)  # moves it, with its tail
-                    block.addnext(paragraph)
+                    _wrap_run(block, run)
             if block.tag in _ABOVE_FIGURES:
                 break
+
+
+# What trafilatura keeps inside a paragraph (without formatting and links), which makes it rebuild
+# the paragraph, without its tail: a line break, code, deleted text (an image: see above).
+_KEPT_IN_PARAGRAPHS = ("br", "code", "del", "s", "strike")
+
+
+def _wrap_runs_after_paragraphs(paragraphs: list[HtmlElement]) -> None:
+    """Make a <p> of the text that runs on after a paragraph holding a line break or code
+    ("<p>First line<br>second</p>More text."), up to the next block or line break, as after a
+    figure (see _wrap_runs_after_figures): trafilatura rebuilds such a paragraph without its
+    tail, so loose text after it is lost."""
+    for paragraph in paragraphs:
+        if next(paragraph.iter(_KEPT_IN_PARAGRAPHS), None) is None:
+            continue  # trafilatura keeps the paragraph as it is, tail and all
+        if (parent := paragraph.getparent()) is None or parent.tag not in _RUN_HOSTS:
+            continue
+        if (run := _run_after(paragraph)) is not None:
+            _wrap_run(paragraph, run)
+
+
+def _wrap_run(block: HtmlElement, run: list[HtmlElement]) -> None:
+    """Move the block's tail and the run after it into a new <p> right after the block."""
+    from lxml.html import Element
+
+    paragraph = Element("p")
+    paragraph.text, block.tail = block.tail, None
+    for element in run:
+        paragraph.append(element)  # moves it, with its tail
+    block.addnext(paragraph)
+
+
+def _inline_after(block: HtmlElement) -> bool:
+    """Whether an inline element (or the like: not a block, not a line break) follows the block."""
+    return (after := block.getnext()) is not None and after.tag not in _RUN_ENDS
 
 
 def _run_after(block: HtmlElement) -> list[HtmlElement] | None:
