@@ -305,6 +305,7 @@ class Ingested:
     pages: int | None = None
     passages: int = 0
     pages_without_text: tuple[int, ...] = ()
+    pages_partly_unreadable: tuple[int, ...] = ()
     message: str | None = None
 
 
@@ -345,7 +346,8 @@ def _ingest_one(ledger: Ledger, target: str, limits: _Limits, *, trust: Any, sco
         return Ingested(target, "error", message=str(error))
     outcome = "unchanged" if not source.created else "new revision" if source.revision_of is not None else "ingested"
     return Ingested(target, outcome, source=source.id, revision_of=source.revision_of, pages=source.page_count,
-                    passages=source.passage_count, pages_without_text=source.pages_without_text)
+                    passages=source.passage_count, pages_without_text=source.pages_without_text,
+                    pages_partly_unreadable=source.pages_partly_unreadable)
 
 
 def _ingest_row(item: Ingested) -> tuple[str, str, str, str]:
@@ -362,6 +364,9 @@ def _ingest_row(item: Ingested) -> tuple[str, str, str, str]:
     if item.pages_without_text:
         pages = item.pages_without_text
         outcome += f"; no readable text on page{'s' if len(pages) > 1 else ''} {', '.join(map(str, pages))}"
+    if item.pages_partly_unreadable:
+        pages = item.pages_partly_unreadable
+        outcome += f"; lines only OCR can read left out on page{'s' if len(pages) > 1 else ''} {', '.join(map(str, pages))}"
     return escape(item.target), units, str(item.passages), outcome
 
 

@@ -318,13 +318,14 @@ def source_record(
         revision_of=None if row["revision_of"] is None else SourceId(row["revision_of"]),
         passage_count=store.passage_count(connection, row["id"]) if passage_count is None else passage_count,
         page_count=meta.get("page_count"), pages_without_text=tuple(meta.get("pages_without_text", ())),
+        pages_partly_unreadable=tuple(meta.get("pages_partly_unreadable", ())),
         created=created, text=row["text"],
         modified_at=datetime.fromisoformat(meta["modified_at"]) if meta.get("modified_at") else None,
         metadata={key: value for key, value in meta.items() if key not in _SOURCE_FIELDS_IN_META},
     )
 
 
-_SOURCE_FIELDS_IN_META = frozenset({"page_count", "pages_without_text", "modified_at"})
+_SOURCE_FIELDS_IN_META = frozenset({"page_count", "pages_without_text", "pages_partly_unreadable", "modified_at"})
 
 
 def passages(connection: Connection, source_id: int, text: str, page: int | None = None) -> list[Passage]:

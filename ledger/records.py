@@ -51,6 +51,9 @@ class Source:
     passage_count: int = 0
     page_count: int | None = None
     pages_without_text: tuple[int, ...] = ()
+    #: Pages with text that also had lines only OCR can read (mostly glyphs without a Unicode
+    #: mapping), left out of the text.
+    pages_partly_unreadable: tuple[int, ...] = ()
     #: True when this call stored it; False when these bytes were stored already as the source
     #: returned (a page that came back to earlier bytes is a new revision: True).
     created: bool = True

@@ -129,6 +129,8 @@ def store_draft(
     meta: dict[str, Any] = dict(draft.metadata)
     if draft.pages_without_text:
         meta["pages_without_text"] = list(draft.pages_without_text)
+    if draft.pages_partly_unreadable:
+        meta["pages_partly_unreadable"] = list(draft.pages_partly_unreadable)
     if draft.page_count is not None:
         meta["page_count"] = draft.page_count
     if draft.modified_at is not None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import warnings
 from pathlib import Path
 
@@ -76,6 +77,15 @@ def test_ingest_reports_each_document_and_fails_when_one_fails(tmp_path: Path) -
     code, out, err = run("ingest", str(fixtures / "pdf" / "encrypted.pdf"), str(fixtures / "pdf" / "image-only.pdf"),
                          "--db", db)
     assert code == 2 and "encrypted" in out and "needs OCR" in out and "1 of 2 failed" in err
+
+
+def test_ingest_names_pages_that_lost_lines_only_ocr_can_read(tmp_path: Path) -> None:
+    pdf, db = str(FIXTURES / "pdf" / "coded-glyphs.pdf"), str(tmp_path / "cli.db")
+    code, out, _ = run("ingest", pdf, "--db", db)
+    assert code == 0 and "ingested" in out
+    assert re.search(r"lines\W+only\W+OCR\W+can\W+read\W+left\W+out\W+on\W+page\W+2\b", out)  # the table wraps
+    code, out, _ = run("ingest", pdf, "--json", "--db", db)
+    assert code == 0 and json.loads(out)[0]["pages_partly_unreadable"] == [2]
 
 
 def test_ingest_tells_what_it_cannot_read_and_sniffs_files_without_a_known_extension(tmp_path: Path) -> None:

@@ -142,13 +142,25 @@ def test_pages_of_glyphs_without_unicode_mapping_ask_for_ocr(ledger: Ledger) -> 
     source = ledger.ingest_pdf(PDF / "unmapped-glyphs.pdf")
     assert source.pages_without_text == (2,)
     assert "set in a font that maps" in source.text
-    assert "The third page reads fine" in source.text  # a few unmapped glyphs do not make a page unreadable
+    assert "The third page reads fine" in source.text  # an unreadable line does not make a page unreadable
+    assert source.pages_partly_unreadable == (3,) and "\ufffd" not in source.text  # the formula's line left out
+    assert ledger.source(source.id).pages_partly_unreadable == (3,)  # stored and read back
     with pymupdf.open(PDF / "unmapped-glyphs.pdf") as doc:
         doc.select([1])  # the unreadable page alone
         only = doc.tobytes()
     with pytest.raises(NeedsOCR, match="no readable text layer on any page \\(1\\)") as caught:
         ledger.ingest_pdf(only, uri="https://x.example/unmapped.pdf")
     assert caught.value.pages == (1,)
+
+
+def test_unmapped_glyphs_of_a_simple_font_are_read_by_their_codes(ledger: Ledger) -> None:
+    """A simple TrueType font without ToUnicode map or glyph names, in Windows-1252 codes: its
+    codes are its characters. Codes that /Differences renamed are not: that line is left out."""
+    source = ledger.ingest_pdf(PDF / "coded-glyphs.pdf")
+    assert "The harbour café “opens” at noon, said the board." in source.text
+    assert "Renamed codes" not in source.text and "\ufffd" not in source.text
+    assert (source.pages_without_text, source.pages_partly_unreadable) == ((), (2,))
+    ledger.cite(source.id, "café “opens” at noon")
 
 
 @pytest.mark.parametrize(("name", "password", "message"), [

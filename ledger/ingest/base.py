@@ -59,6 +59,9 @@ class SourceDraft:
     metadata: dict[str, str] = field(default_factory=dict)
     #: 1-based pages with no usable text layer: none, or mostly unmapped glyphs (they need OCR).
     pages_without_text: tuple[int, ...] = ()
+    #: 1-based pages with text that also have lines only OCR can read (mostly unmapped glyphs),
+    #: left out of the text.
+    pages_partly_unreadable: tuple[int, ...] = ()
 
 
 def content_hash(data: bytes) -> str:

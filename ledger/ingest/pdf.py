@@ -7,11 +7,22 @@ Text layout of ``SourceDraft.text``
     Lines of a paragraph are joined by ``"\\n"``; paragraphs (blocks) by ``"\\n\\n"``;
     pages by ``"\\n\\n"`` as well, so any paragraph splitter sees page ends as paragraph
     ends. Page boundaries are not marked in the text: each passage carries its page.
-    Pages without a usable text layer contribute nothing (no empty separators) and are
-    listed in ``pages_without_text``: pages with no text at all (scans), and pages where most
-    characters are glyphs without a Unicode mapping (more than half of those that are not
-    spaces come out as U+FFFD: a font embedded without its ToUnicode map). Only OCR can read
-    either. The text neither starts nor ends with whitespace.
+    A line only OCR can read is left out: one where more than half of the characters that are
+    not spaces, and at least three, are glyphs without a Unicode mapping (U+FFFD: a font
+    embedded without its ToUnicode map) or ASCII with its two bytes swapped; a line with fewer
+    (a formula's lone symbol) keeps them as U+FFFD.
+    Pages left with no line contribute nothing (no empty separators) and are listed in
+    ``pages_without_text`` (scans too); pages that kept lines but lost others are listed in
+    ``pages_partly_unreadable``. The text neither starts nor ends with whitespace.
+
+Glyphs without a Unicode mapping
+    Before a line is judged, such a glyph is read as its character code where the code is a
+    character: its font is a simple font (Type1, TrueType) with a standard encoding or none
+    (Windows-1252, what producers put there; Mac Roman; StandardEncoding's ASCII) and no
+    /Differences, none of its unmapped codes on the page is a control code, and they spell a
+    word somewhere on the page (three letters in a row: not the arrows and boxes of a pi font).
+    A Type0 (CID) font's codes are glyph numbers under Identity-H and are never read; nor are
+    Type3 fonts'. Characters mupdf mapped never change.
 
 Passages
     One :class:`~ledger.ingest.base.PassageDraft` per text line, in text order, never
@@ -229,8 +240,9 @@ def read_pdf(
 ) -> SourceDraft:
     """Read PDF bytes into a draft with text in reading order and one passage per line.
 
-    Pages without a usable text layer (none, or mostly unmapped glyphs) do not raise; they
-    are listed in ``SourceDraft.pages_without_text`` for the caller to decide (OCR or refuse).
+    Pages without a usable text layer (none, or only lines of mostly unmapped glyphs) do not
+    raise; they are listed in ``SourceDraft.pages_without_text`` for the caller to decide (OCR
+    or refuse), and pages that lost some lines so in ``SourceDraft.pages_partly_unreadable``.
 
     Raises:
         IngestError: empty or oversized input, not a PDF, damaged or truncated file,
@@ -243,7 +255,7 @@ def read_pdf(
     _check_bytes(data, label, max_bytes)
     pymupdf = _pymupdf()
     with _MUPDF:
-        page_count, pages, turned, metadata = _read_document(data, label, password, max_pages, pymupdf)
+        page_count, pages, turned, partly, metadata = _read_document(data, label, password, max_pages, pymupdf)
     text, passages, without_text = _assemble(pages)
     if turned:  # back to pymupdf's (unrotated) coordinates, as its words and search_for give them
         passages = tuple(p._replace(bbox=_transformed(p.bbox, turned[p.page])) if p.page in turned and p.bbox else p
@@ -261,6 +273,7 @@ def read_pdf(
         page_count=page_count,
         metadata=metadata,
         pages_without_text=without_text,
+        pages_partly_unreadable=partly,
     )
 
 
@@ -273,8 +286,9 @@ _MUPDF: Final = threading.Lock()
 
 def _read_document(
     data: bytes, label: str, password: str | None, max_pages: int, pymupdf: Any
-) -> tuple[int, list[list[_Line]], dict[int, _Matrix], dict[str, str]]:
-    """(page count, each page's lines, the matrices of turned pages, metadata): see _read_pages."""
+) -> tuple[int, list[list[_Line]], dict[int, _Matrix], tuple[int, ...], dict[str, str]]:
+    """(page count, each page's lines, the matrices of turned pages, the pages partly unreadable,
+    metadata): see _read_pages."""
     try:
         doc = pymupdf.open(stream=data, filetype="pdf")
     except _errors(pymupdf) as exc:
@@ -298,11 +312,11 @@ def _read_document(
             )
         _unlock(doc, label, password)
         page_count = _page_count(doc, label, max_pages, pymupdf)
-        pages, turned = _read_pages(doc, page_count, label, pymupdf)
+        pages, turned, partly = _read_pages(doc, page_count, label, pymupdf)
         metadata = _metadata(doc)
     finally:
         doc.close()
-    return page_count, pages, turned, metadata
+    return page_count, pages, turned, partly, metadata
 
 
 def read_pdf_file(
@@ -522,9 +536,10 @@ def _metadata(doc: Any) -> dict[str, str]:
 
 def _read_pages(
     doc: Any, page_count: int, label: str, pymupdf: Any
-) -> tuple[list[list[_Line]], dict[int, _Matrix]]:
-    """Each page's lines; and for each page turned by /Rotate (1-based), the matrix that takes
-    its lines' boxes back to pymupdf's unrotated coordinates.
+) -> tuple[list[list[_Line]], dict[int, _Matrix], tuple[int, ...]]:
+    """Each page's lines; for each page turned by /Rotate (1-based), the matrix that takes
+    its lines' boxes back to pymupdf's unrotated coordinates; and the pages (1-based) that kept
+    some lines but lost others as unreadable (see :func:`_readable`).
 
     A turned page's text is laid out as the page is shown (mupdf reads it through the page's
     rotation), so a landscape page reads like any other.
@@ -536,6 +551,7 @@ def _read_pages(
     repaired = bool(doc.is_repaired)
     pages: list[list[_Line]] = []
     turned: dict[int, _Matrix] = {}
+    partly: list[int] = []
     for number in range(page_count):
         try:
             if repaired and _lost_content(doc, number):
@@ -562,8 +578,11 @@ def _read_pages(
             lines = _on_page(lines, area)
             if turn is not None and lines:
                 turned[number + 1] = tuple(page.derotation_matrix)
-            if _unmapped(lines):
-                lines = []  # listed with the pages that have no text layer: it needs OCR
+            if lines and _has_unmapped(lines):  # rare: glyphs without a Unicode mapping
+                readable = _readable(_coded(doc, page, lines, turn, pymupdf))
+                if readable and len(readable) < len(lines):
+                    partly.append(number + 1)
+                lines = readable  # none: listed with the pages that have no text layer
         except IngestError:
             raise
         except _errors(pymupdf) as exc:
@@ -572,7 +591,7 @@ def _read_pages(
                 f"truncated ({exc}); re-download or re-export it"
             ) from exc
         pages.append(lines)
-    return pages, turned
+    return pages, turned, tuple(partly)
 
 
 #: what mupdf warns when a compressed stream a page's text comes from is corrupt, or the object
@@ -594,16 +613,161 @@ def _transformed(box: BBox, matrix: _Matrix) -> BBox:
     return (min(xs), min(ys), max(xs), max(ys))
 
 
-def _unmapped(lines: Sequence[_Line]) -> bool:
-    """Whether more than half of a page's characters (spaces aside) are glyphs that have no
-    Unicode mapping, or characters whose two bytes were swapped: its text layer is unreadable."""
+def _has_unmapped(lines: Sequence[_Line]) -> bool:
+    """Whether some character of a page is a glyph without a Unicode mapping (U+FFFD) or has
+    its two bytes swapped (see :func:`_unmapped`)."""
     text = "".join([line[1] for line in lines])
+    return "\ufffd" in text or (not text.isascii() and _BYTE_SWAPPED.search(text) is not None)
+
+
+def _unmapped(text: str) -> bool:
+    """Whether more than half of a line's characters (spaces aside) are glyphs that have no
+    Unicode mapping, or characters whose two bytes were swapped: only OCR can read it."""
     bad = text.count("\ufffd")
     if not text.isascii():
         bad += len(_BYTE_SWAPPED.findall(text))
     return bad * 2 > len(text) - text.count(" ")
 
 
+def _readable(lines: list[_Line]) -> list[_Line]:
+    """A page's lines without those only OCR can read (see :func:`_unmapped`): a line that is
+    mostly glyphs without a Unicode mapping, at least _UNREAD_WORD of them (a word's worth of
+    text), is left out; one with fewer (a formula's symbol, a note of music alone on its line)
+    keeps them as U+FFFD, as a line with a few among its letters does. A page whose every line
+    is mostly such glyphs has no text layer to speak of: none is kept."""
+    unreadable = [_unmapped(line[1]) for line in lines]
+    if all(unreadable):
+        return []
+    return [line for line, bad in zip(lines, unreadable) if not bad or _glyphs(line[1]) < _UNREAD_WORD]
+
+
+#: a line of mostly unmapped glyphs is left out when it has at least this many (spaces aside)
+_UNREAD_WORD: Final = 3
+
+
+def _glyphs(text: str) -> int:
+    return len(text) - text.count(" ")
+
+
+def _coded(doc: Any, page: Any, lines: list[_Line], turn: Any, pymupdf: Any) -> list[_Line]:
+    """The lines with each glyph that has no Unicode mapping read as its character code where
+    the code is a character: the glyph's font is a simple font (Type1, TrueType: one byte a
+    glyph) whose encoding is a standard one or none (which producers fill with Windows-1252
+    codes), with no /Differences renaming codes; none of its unmapped codes on the page is a
+    control code (a font numbering its glyphs 1, 2, 3 as it uses them); and its codes spell a
+    word on the page (three letters in a row: the arrows and boxes of a pi font, one here and
+    there, are not read as the letters their codes stand for). Type3 and Type0 (CID) fonts are
+    never read so: a CID under Identity-H is a glyph index, not a character.
+
+    Only U+FFFD changes, only where mupdf's text page read with TEXT_USE_CID_FOR_UNKNOWN_UNICODE
+    has a line with the same bbox and, spaces and unmapped glyphs aside, the same text; every
+    character mupdf mapped stays as it is.
+    """
+    tables = _code_tables(doc, page)
+    if not tables or not any("\ufffd" in line[1] for line in lines):
+        return lines
+    mupdf = pymupdf.mupdf
+    is_code, font_name = mupdf.FZ_STEXT_UNICODE_IS_CID, mupdf.ll_fz_font_name
+    textpage = page.get_textpage(flags=pymupdf.TEXT_USE_CID_FOR_UNKNOWN_UNICODE, matrix=turn)
+    coded: dict[tuple[float, ...], list[tuple[str, str | None]]] = {}
+    spelling: set[str] = set()  # fonts whose codes spell a word
+    controls: set[str] = set()  # fonts with a control code among their unmapped codes, or no table
+    for block in textpage.this:  # textpage is kept alive while its blocks are walked
+        if block.m_internal.type != 0:
+            continue
+        for line in block:
+            chars: list[tuple[str, str | None]] = []
+            run, last = 0, None
+            for char in (item.m_internal for item in line):
+                code, font = char.c, font_name(char.font) if char.flags & is_code else None
+                if font is None:
+                    chars.append((chr(code), None))
+                    run = 0
+                    continue
+                table = tables.get(font)
+                if table is None or code < 0x20 or code == 0x7F or code > 0xFF:
+                    controls.add(font)
+                    chars.append(("\ufffd", font))
+                    run = 0
+                    continue
+                chars.append((table[code], font))
+                if not table[code].isalpha():
+                    run = 0
+                elif font == last:
+                    run += 1
+                else:
+                    run, last = 1, font
+                if run >= 3:
+                    spelling.add(font)
+            if any(font is not None for _, font in chars):
+                box = line.m_internal.bbox
+                coded[_box_key((box.x0, box.y0, box.x1, box.y1))] = chars
+    readers = spelling - controls
+    if not readers:
+        return lines
+    fixed: list[_Line] = []
+    for line in lines:
+        found = coded.get(_box_key(line[0])) if "\ufffd" in line[1] else None
+        if found is not None:
+            raw = "".join([char if font is None or font in readers else "\ufffd" for char, font in found])
+            mapped = "".join([char for char, font in found if font is None])
+            if _normalize(mapped.strip())[0].translate(_UNREAD) == line[1].translate(_UNREAD):
+                text, soft_break = _normalize(raw.strip())
+                if text:
+                    line = (line[0], text, line[2], soft_break, line[4], raw[:1].isspace(), raw[-1:].isspace())
+        fixed.append(line)
+    return fixed
+
+
+#: what a line read with character codes may differ in from the line read without
+_UNREAD: Final = {0x20: None, 0xFFFD: None}
+
+
+def _code_tables(doc: Any, page: Any) -> dict[str, str]:
+    """For each font of the page whose character codes are characters (see :func:`_coded`), by
+    the name mupdf gives its glyphs, the 256 characters its codes stand for (U+FFFD where a code
+    stands for none). A name that another font of the page bears too is left out."""
+    tables: dict[str, str] = {}
+    others: set[str] = set()
+    for xref, _, kind, name, *_ in page.get_fonts(full=True):
+        table = _font_table(doc, xref) if kind in ("Type1", "MMType1", "TrueType") else None
+        if table is None or tables.get(name, table) != table:
+            others.add(name)
+            for key in ("Name", "DescendantFonts/0/BaseFont"):  # the names mupdf may give it instead
+                found_kind, found = doc.xref_get_key(xref, key)
+                if found_kind == "name":
+                    others.add(found[1:])
+        else:
+            tables[name] = table
+    return {name: table for name, table in tables.items() if name not in others}
+
+
+def _font_table(doc: Any, xref: int) -> str | None:
+    """The characters a simple font's codes stand for, from its /Encoding; None if it renames
+    codes (/Differences) or names an encoding of no standard characters."""
+    kind, value = doc.xref_get_key(xref, "Encoding")
+    if kind in ("xref", "dict"):
+        if doc.xref_get_key(xref, "Encoding/Differences")[0] != "null":
+            return None
+        kind, value = doc.xref_get_key(xref, "Encoding/BaseEncoding")
+    if kind == "null":
+        return _CODE_TABLES["WinAnsiEncoding"]
+    return _CODE_TABLES.get(value[1:]) if kind == "name" else None
+
+
+def _decoded(codec: str) -> str:
+    """The 256 characters of a one-byte code page, U+FFFD where it has none or a control code."""
+    chars = [bytes([code]).decode(codec, "replace") for code in range(256)]
+    return "".join("\ufffd" if unicodedata.category(char) == "Cc" else char for char in chars)
+
+
+#: standard encodings of simple fonts: StandardEncoding agrees with ASCII but for its quotes and
+#: is read there only
+_CODE_TABLES: Final = {
+    "WinAnsiEncoding": _decoded("cp1252"),
+    "MacRomanEncoding": _decoded("mac_roman"),
+    "StandardEncoding": _decoded("ascii").replace("'", "\u2019").replace("`", "\u2018"),
+}
 #: printable ASCII with its two bytes swapped ("M" U+004D as U+4D00), as a font whose ToUnicode
 #: map was written the wrong way round reads; such characters make no more than a sliver of
 #: real CJK text ("一" U+4E00 is the commonest)
