@@ -663,11 +663,11 @@ def _coded(doc: Any, page: Any, lines: list[_Line], turn: Any, pymupdf: Any) -> 
     has a line with the same bbox and, spaces and unmapped glyphs aside, the same text; every
     character mupdf mapped stays as it is.
     """
-    tables = _code_tables(doc, page)
-    if not tables or not any("\ufffd" in line[1] for line in lines):
-        return lines
     mupdf = pymupdf.mupdf
-    is_code, font_name = mupdf.FZ_STEXT_UNICODE_IS_CID, mupdf.ll_fz_font_name
+    is_code = getattr(mupdf, "FZ_STEXT_UNICODE_IS_CID", None)  # an older mupdf does not mark such characters
+    if is_code is None or not any("\ufffd" in line[1] for line in lines) or not (tables := _code_tables(doc, page)):
+        return lines
+    font_name = mupdf.ll_fz_font_name
     textpage = page.get_textpage(flags=pymupdf.TEXT_USE_CID_FOR_UNKNOWN_UNICODE, matrix=turn)
     coded: dict[tuple[float, ...], list[tuple[str, str | None]]] = {}
     spelling: set[str] = set()  # fonts whose codes spell a word
