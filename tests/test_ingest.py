@@ -163,6 +163,39 @@ def test_unmapped_glyphs_of_a_simple_font_are_read_by_their_codes(ledger: Ledger
     ledger.cite(source.id, "café “opens” at noon")
 
 
+@pytest.mark.parametrize("base_font", ["/ABCDEF+CodedSansWithAVeryLongFamilyName-BoldItalic", "/ABCDEF+Wingdings-Regular"])
+def test_codes_are_read_whatever_the_fonts_name_length_but_never_a_pi_fonts(base_font: str) -> None:
+    """mupdf keeps 31 characters of a font's name: a longer subset name is still matched. A
+    symbol font's codes stand for bullets and arrows ("l" is a bullet in Wingdings): never read."""
+    import pymupdf
+
+    from ledger.ingest.pdf import read_pdf
+
+    with pymupdf.open(PDF / "coded-glyphs.pdf") as doc:
+        for xref, *_ in doc[0].get_fonts(full=True):
+            doc.xref_set_key(xref, "BaseFont", base_font)
+        draft = read_pdf(doc.tobytes())
+    if "Wingdings" in base_font:
+        assert "harbour" not in draft.text and 1 in draft.pages_without_text
+    else:
+        assert "The harbour café “opens” at noon, said the board." in draft.text
+
+
+def test_a_rule_drawn_in_box_characters_is_text() -> None:
+    """"─" is "%" with its bytes swapped, but a line of them is a rule, not a broken font."""
+    import pymupdf
+
+    from ledger.ingest.pdf import read_pdf
+
+    with pymupdf.open() as doc:
+        page = doc.new_page()
+        page.insert_font(fontname="F0", fontbuffer=pymupdf.Font("cjk").buffer)
+        for y, line in ((72, "Quarterly results of the harbour survey."), (90, "─" * 20), (108, "Total cargo: 42,000 t.")):
+            page.insert_text((72, y), line, fontname="F0", fontsize=11)
+        draft = read_pdf(doc.tobytes())
+    assert "─" * 20 in draft.text and draft.pages_partly_unreadable == ()
+
+
 @pytest.mark.parametrize(("name", "password", "message"), [
     ("empty.pdf", None, "empty"),
     ("not-a-pdf.pdf", None, "not a PDF"),

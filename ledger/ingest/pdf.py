@@ -122,6 +122,7 @@ from __future__ import annotations
 
 import os
 import re
+import string
 import threading
 import unicodedata
 from bisect import bisect_right
@@ -620,13 +621,14 @@ def _has_unmapped(lines: Sequence[_Line]) -> bool:
     return "\ufffd" in text or (not text.isascii() and _BYTE_SWAPPED.search(text) is not None)
 
 
-def _unmapped(text: str) -> bool:
-    """Whether more than half of a line's characters (spaces aside) are glyphs that have no
-    Unicode mapping, or characters whose two bytes were swapped: only OCR can read it."""
+def _unmapped(text: str) -> int:
+    """How many of a line's characters are glyphs that have no Unicode mapping, or letters whose
+    two bytes were swapped, if they are more than half of its characters (spaces aside): only OCR
+    can read it; else 0."""
     bad = text.count("\ufffd")
     if not text.isascii():
         bad += len(_BYTE_SWAPPED.findall(text))
-    return bad * 2 > len(text) - text.count(" ")
+    return bad if bad * 2 > len(text) - text.count(" ") else 0
 
 
 def _readable(lines: list[_Line]) -> list[_Line]:
@@ -638,15 +640,11 @@ def _readable(lines: list[_Line]) -> list[_Line]:
     unreadable = [_unmapped(line[1]) for line in lines]
     if all(unreadable):
         return []
-    return [line for line, bad in zip(lines, unreadable) if not bad or _glyphs(line[1]) < _UNREAD_WORD]
+    return [line for line, bad in zip(lines, unreadable) if bad < _UNREAD_WORD]
 
 
-#: a line of mostly unmapped glyphs is left out when it has at least this many (spaces aside)
+#: a line of mostly unmapped glyphs is left out when it has at least this many
 _UNREAD_WORD: Final = 3
-
-
-def _glyphs(text: str) -> int:
-    return len(text) - text.count(" ")
 
 
 def _coded(doc: Any, page: Any, lines: list[_Line], turn: Any, pymupdf: Any) -> list[_Line]:
@@ -729,17 +727,24 @@ def _code_tables(doc: Any, page: Any) -> dict[str, str]:
     stands for none). A name that another font of the page bears too is left out."""
     tables: dict[str, str] = {}
     others: set[str] = set()
-    for xref, _, kind, name, *_ in page.get_fonts(full=True):
+    for xref, _, kind, base_font, *_ in page.get_fonts(full=True):
+        name = base_font[:_FONT_NAME_LENGTH]
         table = _font_table(doc, xref) if kind in ("Type1", "MMType1", "TrueType") else None
-        if table is None or tables.get(name, table) != table:
+        if table is None or tables.get(name, table) != table or _PI_FONTS.match(name.partition("+")[2] or name):
             others.add(name)
-            for key in ("Name", "DescendantFonts/0/BaseFont"):  # the names mupdf may give it instead
-                found_kind, found = doc.xref_get_key(xref, key)
-                if found_kind == "name":
-                    others.add(found[1:])
+            found_kind, found = doc.xref_get_key(xref, "Name")  # the name mupdf may give it instead
+            if found_kind == "name":
+                others.add(found[1:_FONT_NAME_LENGTH + 1])
         else:
             tables[name] = table
     return {name: table for name, table in tables.items() if name not in others}
+
+
+#: how much of a font's name mupdf keeps (``char name[32]``)
+_FONT_NAME_LENGTH: Final = 31
+#: symbol fonts whose codes stand for arrows, bullets and boxes, never for the letters of their
+#: code points ("l" is a bullet in Wingdings)
+_PI_FONTS: Final = re.compile(r"(?:Wingdings|Webdings|Symbol|ZapfDingbats|Dingbats|MT-?Extra|Marlett)", re.IGNORECASE)
 
 
 def _font_table(doc: Any, xref: int) -> str | None:
@@ -765,13 +770,15 @@ def _decoded(codec: str) -> str:
 #: is read there only
 _CODE_TABLES: Final = {
     "WinAnsiEncoding": _decoded("cp1252"),
-    "MacRomanEncoding": _decoded("mac_roman"),
+    # PDF's MacRomanEncoding predates the euro and Apple's logo: ¤ at 0xDB, nothing at 0xF0
+    "MacRomanEncoding": _decoded("mac_roman").replace("\u20ac", "\u00a4").replace("\uf8ff", "\ufffd"),
     "StandardEncoding": _decoded("ascii").replace("'", "\u2019").replace("`", "\u2018"),
 }
-#: printable ASCII with its two bytes swapped ("M" U+004D as U+4D00), as a font whose ToUnicode
+#: ASCII letters with their two bytes swapped ("M" U+004D as U+4D00), as a font whose ToUnicode
 #: map was written the wrong way round reads; such characters make no more than a sliver of
-#: real CJK text ("一" U+4E00 is the commonest)
-_BYTE_SWAPPED: Final = re.compile("[" + "".join(chr(c << 8) for c in range(0x21, 0x7F)) + "]")
+#: real CJK text ("一" U+4E00 is the commonest). Not punctuation: swapped, "%" is "─" (U+2500),
+#: and a line of those is a rule drawn in text.
+_BYTE_SWAPPED: Final = re.compile("[" + "".join(chr(ord(c) << 8) for c in string.ascii_letters) + "]")
 
 
 def _on_page(lines: list[_Line], area: Sequence[float]) -> list[_Line]:
