@@ -424,12 +424,28 @@ def _reading(data: bytes) -> tuple[str, list[tuple[int, int]], str] | str:
     return draft.text, [(p.char_start, p.char_end) for p in draft.passages], repr(draft.metadata)
 
 
+# Pages where readability's text holds more than the page's: "VIDEO" written into each video
+# <iframe>, and "&" escaped as "&amp;" in raw-text elements by its XML round trip. Without them
+# in the bound, readability is skipped and the reading changes (an author bio comes or goes).
+_LEADS = "".join(f"<p>This is paragraph number {i}, with a few words, and commas, so that it scores well.</p>"
+                 for i in range(3))
+_BIO = "<div class='author-bio'>Jane Doe writes about gardens, trees, and rivers for the paper."
+_READABILITY_ADDS = {
+    "video-iframes": f"<html><body><article><h1>Title</h1>{_LEADS}{_BIO}</div>{_BIO}</div>"
+    + "".join(f'<div><iframe src="https://www.youtube.com/embed/x{i}"></iframe></div>' for i in range(60))
+    + "</article></body></html>",
+    "escapes-in-raw-text": f"<html><body><article><h1>Title</h1>{_LEADS}{_BIO} <noframes>"
+    + "a&lt;&lt;&lt;&lt;&lt;&lt;&lt;&lt;&lt;b\n" * 4 + "</noframes></div></article></body></html>",
+}
+
+
 def test_skipping_readability_where_it_cannot_win_changes_no_reading(monkeypatch: pytest.MonkeyPatch) -> None:
     """read_html spares trafilatura its readability pass where readability's text could not be
     chosen: every page reads exactly as it does with the pass, and most pages skip it."""
     from ledger.ingest import html
 
     pages = [*REALWORLD_PAGES, *sorted(FIXTURES.glob("*.html"))]
+    written = [page.encode() for page in _READABILITY_ADDS.values()]
     decide = html._readability_cannot_win
     skipped: list[bool] = []
 
@@ -438,9 +454,9 @@ def test_skipping_readability_where_it_cannot_win_changes_no_reading(monkeypatch
         return skipped[-1]
 
     monkeypatch.setattr(html, "_readability_cannot_win", counted)
-    sparing = {page.name: _reading(page.read_bytes()) for page in pages}
+    sparing = [_reading(page.read_bytes()) for page in pages] + [_reading(page) for page in written]
     monkeypatch.setattr(html, "_readability_cannot_win", lambda *args: False)
-    assert {page.name: _reading(page.read_bytes()) for page in pages} == sparing
+    assert [_reading(page.read_bytes()) for page in pages] + [_reading(page) for page in written] == sparing
     assert sum(skipped) >= len(skipped) / 2, f"readability skipped on {sum(skipped)} of {len(skipped)} pages"
 
 
@@ -457,6 +473,21 @@ def test_readability_text_is_never_longer_than_the_bound_that_skips_it(page: Pat
     tree = html._parse(html._decode(page.read_bytes(), None)[0])
     if tree is None:
         return
+    found = try_readability(copy.deepcopy(tree))
+    assert len(" ".join(tostring(found, method="text", encoding="unicode").split())) <= html._longest_readability(tree)
+
+
+@pytest.mark.parametrize("name", sorted(_READABILITY_ADDS))
+def test_the_bound_counts_what_readability_adds(name: str) -> None:
+    import copy
+
+    from lxml.html import tostring
+    from trafilatura.external import try_readability
+
+    from ledger.ingest import html
+
+    tree = html._parse(_READABILITY_ADDS[name])
+    assert tree is not None
     found = try_readability(copy.deepcopy(tree))
     assert len(" ".join(tostring(found, method="text", encoding="unicode").split())) <= html._longest_readability(tree)
 

@@ -57,7 +57,7 @@ class SourceDraft:
     retrieved_at: datetime | None = None
     page_count: int | None = None
     metadata: dict[str, str] = field(default_factory=dict)
-    #: 1-based pages with no usable text layer: none, or mostly unmapped glyphs (they need OCR).
+    #: 1-based pages with no usable text layer: none, or only lines of mostly unmapped glyphs (they need OCR).
     pages_without_text: tuple[int, ...] = ()
     #: 1-based pages with text that also have lines only OCR can read (mostly unmapped glyphs),
     #: left out of the text.

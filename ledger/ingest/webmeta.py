@@ -411,7 +411,8 @@ def _grouped_links(links: list[HtmlElement], path: re.Pattern[str], groups: tupl
 
 def _license(tree: HtmlElement, lowered: bytes) -> str | None:
     """trafilatura's extract_license: a rel="license" link; else a Creative Commons link in a
-    footer (its own XPaths). Each search only where the markup (``lowered``) names its word;
+    footer (its own XPaths). Each search only where the markup (``lowered``) names its word (as
+    the byline hints: a word written as character references is not looked for);
     footer links are read only if their URL or letters could name such a licence: reading one
     copies it."""
     from trafilatura.metadata import LICENSE_REGEX, parse_license_element
