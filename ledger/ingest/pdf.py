@@ -666,6 +666,7 @@ def _coded(doc: Any, page: Any, lines: list[_Line], turn: Any, pymupdf: Any) -> 
     if is_code is None or not any("\ufffd" in line[1] for line in lines) or not (tables := _code_tables(doc, page)):
         return lines
     font_name = mupdf.ll_fz_font_name
+    wanted = {_box_key(line[0]) for line in lines if "\ufffd" in line[1]}  # where codes can be read
     textpage = page.get_textpage(flags=pymupdf.TEXT_USE_CID_FOR_UNKNOWN_UNICODE, matrix=turn)
     coded: dict[tuple[float, ...], list[tuple[str, str | None]]] = {}
     spelling: set[str] = set()  # fonts whose codes spell a word
@@ -674,6 +675,9 @@ def _coded(doc: Any, page: Any, lines: list[_Line], turn: Any, pymupdf: Any) -> 
         if block.m_internal.type != 0:
             continue
         for line in block:
+            box = line.m_internal.bbox
+            if (key := _box_key((box.x0, box.y0, box.x1, box.y1))) not in wanted:
+                continue  # every glyph mapped: no character of it is read from its code
             chars: list[tuple[str, str | None]] = []
             run, last = 0, None
             for char in (item.m_internal for item in line):
@@ -698,8 +702,7 @@ def _coded(doc: Any, page: Any, lines: list[_Line], turn: Any, pymupdf: Any) -> 
                 if run >= 3:
                     spelling.add(font)
             if any(font is not None for _, font in chars):
-                box = line.m_internal.bbox
-                coded[_box_key((box.x0, box.y0, box.x1, box.y1))] = chars
+                coded[key] = chars
     readers = spelling - controls
     if not readers:
         return lines
