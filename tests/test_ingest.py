@@ -163,6 +163,35 @@ def test_unmapped_glyphs_of_a_simple_font_are_read_by_their_codes(ledger: Ledger
     ledger.cite(source.id, "café “opens” at noon")
 
 
+
+@pytest.mark.parametrize(("header", "copies", "kept"), [
+    ("The harbour board met on Tuesday to discuss the quay.", 2, True),
+    ("Page 7", 12, False),
+])
+def test_a_page_that_would_keep_a_running_head_alone_needs_ocr(header: str, copies: int, kept: bool) -> None:
+    """Lines in a broken font are left out; a page left with less than a tenth of its characters
+    (a running head over text only OCR can read) has no text layer to speak of."""
+    import pymupdf
+
+    from ledger.ingest.pdf import read_pdf
+
+    with pymupdf.open(PDF / "coded-glyphs.pdf") as source, pymupdf.open() as doc:
+        broken = source[1]  # a line in Times, then a line whose codes /Differences renamed
+        readable = next(pymupdf.Rect(line["bbox"]) for block in broken.get_text("dict")["blocks"]
+                        for line in block.get("lines", []) if "\ufffd" not in line["spans"][0]["text"])
+        broken.add_redact_annot(readable)
+        broken.apply_redactions()
+        page = doc.new_page()
+        page.insert_text((72, 40), header, fontname="helv", fontsize=11)
+        for copy in range(copies):
+            page.show_pdf_page(page.rect + (0, 40 + 50 * copy, 0, 40 + 50 * copy), source, 1)
+        draft = read_pdf(doc.tobytes())
+    if kept:
+        assert (draft.text, draft.pages_partly_unreadable, draft.pages_without_text) == (header, (1,), ())
+    else:
+        assert (draft.text, draft.pages_partly_unreadable, draft.pages_without_text) == ("", (), (1,))
+
+
 @pytest.mark.parametrize("base_font", ["/ABCDEF+CodedSansWithAVeryLongFamilyName-BoldItalic", "/ABCDEF+Wingdings-Regular"])
 def test_codes_are_read_whatever_the_fonts_name_length_but_never_a_pi_fonts(base_font: str) -> None:
     """mupdf keeps 31 characters of a font's name: a longer subset name is still matched. A

@@ -10,7 +10,8 @@ Text layout of ``SourceDraft.text``
     A line only OCR can read is left out: one where more than half of the characters that are
     not spaces, and at least three, are glyphs without a Unicode mapping (U+FFFD: a font
     embedded without its ToUnicode map) or ASCII with its two bytes swapped; a line with fewer
-    (a formula's lone symbol) keeps them as U+FFFD.
+    (a formula's lone symbol) keeps them as U+FFFD. A page that would keep less than a tenth of
+    its characters keeps none.
     Pages left with no line contribute nothing (no empty separators) and are listed in
     ``pages_without_text`` (scans too); pages that kept lines but lost others are listed in
     ``pages_partly_unreadable``. The text neither starts nor ends with whitespace.
@@ -635,16 +636,25 @@ def _readable(lines: list[_Line]) -> list[_Line]:
     """A page's lines without those only OCR can read (see :func:`_unmapped`): a line that is
     mostly glyphs without a Unicode mapping, at least _UNREAD_WORD of them (a word's worth of
     text), is left out; one with fewer (a formula's symbol, a note of music alone on its line)
-    keeps them as U+FFFD, as a line with a few among its letters does. A page whose every line
-    is mostly such glyphs has no text layer to speak of: none is kept."""
+    keeps them as U+FFFD, as a line with a few among its letters does. A page that keeps less
+    than a tenth of its characters (a running head above a page in a broken font, or what a
+    broken encoding made look like text) has no text layer to speak of: none is kept."""
     unreadable = [_unmapped(line[1]) for line in lines]
-    if all(unreadable):
+    kept = [line for line, bad in zip(lines, unreadable) if bad < _UNREAD_WORD]
+    if len(kept) < len(lines) and _glyphs(kept) * _LEAST_READABLE < _glyphs(lines):
         return []
-    return [line for line, bad in zip(lines, unreadable) if bad < _UNREAD_WORD]
+    return kept
 
 
 #: a line of mostly unmapped glyphs is left out when it has at least this many
 _UNREAD_WORD: Final = 3
+#: a page that keeps less than one in this many of its characters (spaces aside) keeps none
+_LEAST_READABLE: Final = 10
+
+
+def _glyphs(lines: Sequence[_Line]) -> int:
+    """How many characters the lines hold, spaces aside."""
+    return sum(len(line[1]) - line[1].count(" ") for line in lines)
 
 
 def _coded(doc: Any, page: Any, lines: list[_Line], turn: Any, pymupdf: Any) -> list[_Line]:
