@@ -9,7 +9,7 @@ Text layout of ``SourceDraft.text``
     ends. Page boundaries are not marked in the text: each passage carries its page.
     A line only OCR can read is left out: one where more than half of the characters that are
     not spaces, and at least three, are glyphs without a Unicode mapping (U+FFFD: a font
-    embedded without its ToUnicode map) or ASCII with its two bytes swapped; a line with fewer
+    embedded without its ToUnicode map) or ASCII letters with their two bytes swapped; a line with fewer
     (a formula's lone symbol) keeps them as U+FFFD. A page that would keep less than a tenth of
     its characters keeps none.
     Pages left with no line contribute nothing (no empty separators) and are listed in
@@ -21,7 +21,8 @@ Glyphs without a Unicode mapping
     character: its font is a simple font (Type1, TrueType) with a standard encoding or none
     (Windows-1252, what producers put there; Mac Roman; StandardEncoding's ASCII) and no
     /Differences, none of its unmapped codes on the page is a control code, and they spell a
-    word somewhere on the page (three letters in a row: not the arrows and boxes of a pi font).
+    word somewhere on the page (three letters in a row: not the arrows and boxes of a pi font;
+    nor ever a known symbol font's, Wingdings, Symbol, ZapfDingbats and the like).
     A Type0 (CID) font's codes are glyph numbers under Identity-H and are never read; nor are
     Type3 fonts'. Characters mupdf mapped never change.
 
