@@ -130,6 +130,34 @@ def test_an_author_link_with_a_too_long_text_is_skipped() -> None:
     assert read_html(_page(before=long)).author == "Lea Roth"
 
 
+@pytest.mark.parametrize(
+    ("byline", "author"),
+    [
+        ("Cindy Mangomini December 21, 2016", "Cindy Mangomini"),  # the month's name is the date's
+        ("October 14, 2009 | Marc Lifsher", "Marc Lifsher"),
+        ("Theresa May, 3 hours ago", "Theresa May"),  # a month name not before a number stays
+    ],
+)
+def test_a_date_in_the_byline_leaves_no_month_name_in_the_author(byline: str, author: str) -> None:
+    assert read_html(_page(before=f"<p class='byline'>{byline}</p>")).author == author
+
+
+@pytest.mark.parametrize("first", ["Username", "Sign In", "By", "January 17, 2017 at 6:08 PM ET"])
+def test_a_byline_naming_nobody_gives_way_to_the_next(first: str) -> None:
+    before = f"<span class='username'>{first}</span><span class='author-name'>Erin Cunningham</span>"
+    assert read_html(_page(before=before)).author == "Erin Cunningham"
+
+
+@pytest.mark.parametrize("value", ["September", "Wed Jan", "By", "null", "2016"])
+def test_a_calendar_word_number_or_interface_word_is_not_an_author(value: str) -> None:
+    assert read_html(_page(f"<meta name='author' content='{value}'>")).author is None
+
+
+def test_a_name_written_twice_in_different_case_is_one_author() -> None:
+    head = "<meta name='author' content='MEG WAGNER'><meta name='author' content='Meg Wagner'>"
+    assert read_html(_page(head)).author == "Meg Wagner"
+
+
 def test_page_without_any_author_mark_has_no_author() -> None:
     assert read_html(_page()).author is None
 

@@ -19,6 +19,10 @@ where they cost it about half of the time it takes to read a page:
   footer links, only those whose URL or letters could name a licence are read (reading one
   copies it).
 
+Author names that name nobody (a month or weekday, a number, an interface word) are dropped,
+the byline search then going on to its next candidate: a check on the value found, which costs
+nothing where it is sound.
+
 The publication date is the one the page declares (``article:published_time``, or a
 ``datePublished`` in JSON-LD or other script data), with its time of day; only a page that
 declares none is searched by htmldate, as trafilatura searches it, except that a year alone
@@ -70,8 +74,8 @@ def read_metadata(tree: HtmlElement, markup: bytes, *, url: str | None, encoding
     encoding (only ever searched for ASCII words, to skip searches that cannot find anything)."""
     scripts = [element for element in tree.iter("script") if element.text]
     json_ld = [element.text for element in scripts if (element.get("type") or "").lower() in _JSON_LD_TYPES]
-    found = _document(tree, markup.lower(), json_ld, url)
     head = _head_meta(tree, markup)
+    found = _document(tree, markup.lower(), json_ld, url, head)
     published, modified = _declared_times(head, [element.text for element in scripts])
     published_at, day = _first_believable(published)
     if published_at is None and _searchable(tree) and (day := _searched_date(tree, found.url)) is not None:
@@ -110,16 +114,14 @@ def clean(value: str | None) -> str | None:
 # --- trafilatura's fields ------------------------------------------------------------------------
 
 
-def _document(tree: HtmlElement, lowered: bytes, json_ld: list[str], url: str | None) -> Document:
+def _document(
+    tree: HtmlElement, lowered: bytes, json_ld: list[str], url: str | None, head: dict[str, str]
+) -> Document:
     """trafilatura's metadata fields (no date), found as the module docstring says. The page's
-    markup in lower case (``lowered``) tells which searches cannot find anything."""
+    markup in lower case (``lowered``) tells which searches cannot find anything; ``head`` is
+    :func:`_head_meta`."""
     from courlan import extract_domain
-    from trafilatura.metadata import (
-        examine_meta,
-        extract_sitename,
-        extract_title,
-        extract_url,
-    )
+    from trafilatura.metadata import examine_meta, extract_sitename, extract_title, extract_url
 
     found = examine_meta(tree)
     if found.author and " " not in found.author and not _unspaced_name(found.author):
@@ -129,6 +131,7 @@ def _document(tree: HtmlElement, lowered: bytes, json_ld: list[str], url: str | 
         _json_ld(json_ld, found)
     if not found.title:
         found.title = extract_title(tree)
+    found.author = _persons(found.author)
     if not found.author and any(hint in lowered for hint in _BYLINE_HINTS):
         found.author = _byline(tree)
     if not found.url:
@@ -163,6 +166,38 @@ def _unspaced_name(word: str) -> bool:
     word (王小明, 山田太郎, 정덕현): a name there, where "jsmith" or "jsmith王" is a handle."""
     letters = [ch for ch in word if ch.isalpha()]
     return bool(letters) and all(UNSPACED_SCRIPTS.match(ch) for ch in letters)
+
+
+def _persons(authors: str | None) -> str | None:
+    """The names of an author value ("A; B") that can be a person's or a desk's: not a month or
+    weekday name, a number, a word of the page's interface ("Username", "Sign in", a lone "By")
+    or a placeholder; of names written twice in different case, the first not in capitals."""
+    if not authors:
+        return authors
+    kept: dict[str, str] = {}
+    for name in authors.split("; "):
+        words = name.lower().replace(".", " ").split()
+        if not words or " ".join(words) in _NOT_NAMES or all(word in _CALENDAR or word.isdigit() for word in words):
+            continue
+        key = name.casefold()
+        if key not in kept or (kept[key].isupper() and not name.isupper()):
+            kept[key] = name
+    return "; ".join(kept.values()) or None
+
+
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december")
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_CALENDAR = frozenset((*_MONTHS, *_WEEKDAYS, *(word[:3] for word in (*_MONTHS, *_WEEKDAYS)), "sept", "tues", "thurs"))
+_NOT_NAMES = frozenset({
+    "by", "username", "user name", "user", "sign in", "sign up", "log in", "login", "log out", "logout", "register",
+    "subscribe", "follow", "share", "email", "e-mail", "print", "comment", "comments", "reply", "menu", "search",
+    "home", "more", "read more", "profile", "account", "my account", "null", "none", "undefined", "unknown", "n/a",
+})
+# A month or weekday name just before a number starts a date: trafilatura cuts a byline from its
+# first digit ("Cindy Mangomini December 21, 2016"), which leaves the name of the month.
+_CALENDAR_WORD = rf"\b(?:{'|'.join(sorted(_CALENDAR, key=len, reverse=True))})\b\.?"
+_DATE_WORDS = re.compile(rf"(?:{_CALENDAR_WORD},?\s+)*{_CALENDAR_WORD}\s*(?=\d)", re.IGNORECASE)
 
 
 _JSON_LD_TYPES = frozenset({"application/ld+json", "application/settings+json"})
@@ -269,8 +304,9 @@ def _byline(tree: HtmlElement) -> str | None:
             pieces: list[str] = []
             _byline_text(element, pieces)
             text = " ".join(" ".join(pieces).split())
-            if 2 < len(text) < 120:
-                return normalize_authors(None, text)
+            # A candidate whose text names nobody ("Sign in", a date) gives way to the next one.
+            if 2 < len(text) < 120 and (name := _persons(normalize_authors(None, _DATE_WORDS.sub("", text)))):
+                return name
     return None
 
 
