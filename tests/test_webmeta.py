@@ -232,6 +232,17 @@ def test_modified_time_is_only_what_the_page_declares() -> None:
 # --- the other fields ----------------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("heading", ["See Also", "Share Your Thoughts", "Most Popular", "12 Comments"])
+def test_a_section_heading_is_not_the_title_where_the_page_declares_one(heading: str) -> None:
+    heading_tag = f"<h3 class='section-title'>{heading}</h3>"
+    page = _page(after=heading_tag, title="Harbour plan advances").replace("<h1>Harbour plan advances</h1>", "")
+    assert read_html(page).title == "Harbour plan advances"  # the <title>
+    og = "<meta name='og:title' content='Harbour plan advances, council says'>"
+    page = _page(og, after=heading_tag).replace("<h1>Harbour plan advances</h1>", "")
+    assert read_html(page).title == "Harbour plan advances, council says"  # og:title written with name=
+    assert read_html(_page()).title == "Harbour plan advances"
+
+
 def test_title_site_description_and_canonical_url() -> None:
     head = (
         "<meta property='og:title' content='Harbour plan advances (updated)'>"

@@ -19,9 +19,10 @@ where they cost it about half of the time it takes to read a page:
   footer links, only those whose URL or letters could name a licence are read (reading one
   copies it).
 
-Author names that name nobody (a month or weekday, a number, an interface word) are dropped,
-the byline search then going on to its next candidate: a check on the value found, which costs
-nothing where it is sound.
+Two of trafilatura's values are checked, which costs nothing where they are sound: author
+names that name nobody (a month or weekday, a number, an interface word) are dropped, the byline
+search then going on to its next candidate; a title from the page's headings that names a
+section of any page ("See also") gives way to the declared one.
 
 The publication date is the one the page declares (``article:published_time``, or a
 ``datePublished`` in JSON-LD or other script data), with its time of day; only a page that
@@ -121,7 +122,7 @@ def _document(
     markup in lower case (``lowered``) tells which searches cannot find anything; ``head`` is
     :func:`_head_meta`."""
     from courlan import extract_domain
-    from trafilatura.metadata import examine_meta, extract_sitename, extract_title, extract_url
+    from trafilatura.metadata import examine_meta, extract_sitename, extract_url
 
     found = examine_meta(tree)
     if found.author and " " not in found.author and not _unspaced_name(found.author):
@@ -130,7 +131,7 @@ def _document(
     with contextlib.suppress(ArithmeticError, AttributeError, LookupError, RecursionError, TypeError, ValueError):
         _json_ld(json_ld, found)
     if not found.title:
-        found.title = extract_title(tree)
+        found.title = _page_title(tree, head)
     found.author = _persons(found.author)
     if not found.author and any(hint in lowered for hint in _BYLINE_HINTS):
         found.author = _byline(tree)
@@ -166,6 +167,32 @@ def _unspaced_name(word: str) -> bool:
     word (王小明, 山田太郎, 정덕현): a name there, where "jsmith" or "jsmith王" is a handle."""
     letters = [ch for ch in word if ch.isalpha()]
     return bool(letters) and all(UNSPACED_SCRIPTS.match(ch) for ch in letters)
+
+
+def _page_title(tree: HtmlElement, head: dict[str, str]) -> str | None:
+    """trafilatura's extract_title, except that a heading naming a section of any page ("See
+    also", "Comments", "Share your thoughts") gives way to what the page declares: an og:title
+    trafilatura does not read (written with name=), else the ``<title>`` element."""
+    from trafilatura.metadata import examine_title_element, extract_title
+
+    title = extract_title(tree)
+    if title and _SECTION_HEADING.fullmatch(" ".join(title.lower().split()).strip(" :.!?")):
+        if declared := clean(head.get("og:title")):
+            return declared
+        whole, first, second = examine_title_element(tree)
+        # trafilatura's own choice among the <title>'s parts: one without a dot
+        return next((part for part in (first, second, whole) if part and "." not in part), None) or whole or title
+    return title
+
+
+_SECTION_HEADING = re.compile(
+    "see also|related(?: (?:articles|posts|stories|content|links|news|videos|topics))?|"
+    r"(?:\d+ )?comments?|leave a (?:comment|reply)|share(?: this(?: article| post| story)?)?|share your thoughts|"
+    "you (?:may|might) also like|recommended(?: for you)?|(?:most )?popular(?: posts| articles| stories)?|"
+    "trending(?: now)?|latest (?:news|posts|stories|articles)|recent (?:posts|comments|articles)|more stories|"
+    "read (?:more|next)|top (?:stories|articles)|navigation|menu|search|(?:table of )?contents|newsletter|"
+    "advertisement|categories|tags|archives|follow us|about the author"
+)
 
 
 def _persons(authors: str | None) -> str | None:
