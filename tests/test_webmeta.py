@@ -185,6 +185,21 @@ def test_undeclared_date_is_searched_for_in_the_page() -> None:
     assert draft.published_at == datetime(2022, 2, 14, tzinfo=UTC)
 
 
+@pytest.mark.parametrize(
+    ("page_says", "day"),
+    [
+        ("", "2016-04-10"),  # htmldate reads day first
+        ("<time datetime='2016-10-04T05:07-0400'>10/04/16 05:07 PM EDT</time>", "2016-10-04"),
+        ("<a href='/archive/2016-10-04/'>that day</a>", "2016-10-04"),
+    ],
+)
+def test_a_numeric_date_is_read_month_first_where_the_page_writes_it_so(page_says: str, day: str) -> None:
+    before = f"<p class='timestamp'>10/04/16 05:07 PM EDT</p>{page_says}"
+    page = _page(before=before).replace("lang='en'", "lang='en-GB'")
+    assert read_html(page).metadata.get("date") == day
+    assert read_html(_page(before=before).replace("lang='en'", "lang='en-US'")).metadata.get("date") == "2016-10-04"
+
+
 def test_a_copyright_year_is_not_a_publication_date() -> None:
     """htmldate reads "© 2024" as 2024-01-01; a 1 January only the free text suggests is not believed."""
     footer = "<footer><p>\u00a9 2024 Harbour Times. All rights reserved.</p></footer>"

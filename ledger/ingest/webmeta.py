@@ -19,10 +19,11 @@ where they cost it about half of the time it takes to read a page:
   footer links, only those whose URL or letters could name a licence are read (reading one
   copies it).
 
-Two of trafilatura's values are checked, which costs nothing where they are sound: author
+Three of trafilatura's values are checked, which costs nothing where they are sound: author
 names that name nobody (a month or weekday, a number, an interface word) are dropped, the byline
 search then going on to its next candidate; a title from the page's headings that names a
-section of any page ("See also") gives way to the declared one.
+section of any page ("See also") gives way to the declared one; a numeric date htmldate read day
+first is read month first where the page says so (:func:`_month_first`).
 
 The publication date is the one the page declares (``article:published_time``, or a
 ``datePublished`` in JSON-LD or other script data), with its time of day; only a page that
@@ -80,6 +81,7 @@ def read_metadata(tree: HtmlElement, markup: bytes, *, url: str | None, encoding
     published, modified = _declared_times(head, [element.text for element in scripts])
     published_at, day = _first_believable(published)
     if published_at is None and _searchable(tree) and (day := _searched_date(tree, found.url)) is not None:
+        day = _month_first(day, markup, head)
         published_at = datetime(day.year, day.month, day.day, tzinfo=UTC)
     extra = {
         "sitename": found.sitename,
@@ -597,6 +599,22 @@ def _new_year_written(text: str, year: str) -> bool:
         if numeric.search(around) or regex_parse(around) == new_year:
             return True
     return False
+
+
+def _month_first(day: date, markup: bytes, head: dict[str, str]) -> date:
+    """htmldate reads a numeric date whose day and month could be swapped ("10/04/16") day first;
+    the page's own writing decides instead where it says: the other reading written out in ISO
+    form in its markup (a ``<time datetime>``) where this one is not, or a US English locale."""
+    if day.day > 12 or day.day == day.month:
+        return day
+    swapped = date(day.year, day.day, day.month)
+    as_read = rb"(?<!\d)0?%d[-/.]0?%d[-/.](?:%d|%02d)(?!\d)" % (day.day, day.month, day.year, day.year % 100)
+    if re.search(as_read, markup) is None:  # not read from such a date
+        return day
+    if swapped.isoformat().encode() in markup and day.isoformat().encode() not in markup:
+        return swapped
+    locale = (head.get("html:lang") or head.get("content-language") or head.get("og:locale") or "").lower()
+    return swapped if locale.replace("_", "-") == "en-us" else day
 
 
 def _searched_date(tree: HtmlElement, url: str | None) -> date | None:
