@@ -131,15 +131,26 @@ def _is_ledger(tables: set[str]) -> bool:
 
 
 def _sqlite_tables(path: Path) -> set[str]:
+    """The names of the file's tables and views, read without changing its journal mode."""
     try:
-        connection = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
         try:
-            rows = connection.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') "
-                                      "AND name NOT LIKE 'sqlite~_%' ESCAPE '~'").fetchall()
-        finally:
-            connection.close()
+            return _table_names(sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True))
+        except sqlite3.OperationalError as error:
+            if not getattr(error, "sqlite_errorname", "").startswith("SQLITE_READONLY"):
+                raise
+        # A writer killed mid-transaction left a hot journal: only a connection that may write can
+        # roll it back, as the first open for real would.
+        return _table_names(sqlite3.connect(path))
     except sqlite3.Error as error:
         raise StoreError(f"cannot open the ledger at {path}: {error}") from error
+
+
+def _table_names(connection: sqlite3.Connection) -> set[str]:
+    try:
+        rows = connection.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') "
+                                  "AND name NOT LIKE 'sqlite~_%' ESCAPE '~'").fetchall()
+    finally:
+        connection.close()
     return {name for (name,) in rows}
 
 

@@ -34,6 +34,34 @@ def _execute(url: str, *statements: str) -> None:
         engine.dispose()
 
 
+@sqlite_only
+def test_a_ledger_a_killed_writer_left_with_a_hot_journal_opens(tmp_path: Path) -> None:
+    """A writer killed mid-transaction in rollback-journal mode leaves a hot journal, which a
+    read-only connection cannot roll back ("attempt to write a readonly database"): opening
+    rolls it back, and what was committed is there."""
+    import shutil
+
+    with Ledger.open(tmp_path / "ledger.db") as ledger:
+        claim_id = _record_one_claim(ledger)
+    writer = sqlite3.connect(tmp_path / "ledger.db", isolation_level=None)
+    writer.execute("PRAGMA journal_mode = DELETE")
+    writer.execute("PRAGMA cache_size = 1")  # the transaction's pages spill into the file
+    writer.execute("BEGIN IMMEDIATE")
+    for _ in range(200):
+        writer.execute("INSERT INTO ledger_clock (id, last_recorded_at) VALUES (NULL, ?)", ("x" * 4000,))
+    for suffix in ("", "-journal"):  # the files as a kill at this moment leaves them
+        shutil.copy(tmp_path / f"ledger.db{suffix}", tmp_path / f"killed.db{suffix}")
+    writer.execute("ROLLBACK")
+    writer.close()
+    with pytest.raises(sqlite3.OperationalError, match="readonly"):  # what the check met before
+        sqlite3.connect((tmp_path / "killed.db").as_uri() + "?mode=ro", uri=True).execute(
+            "SELECT count(*) FROM sqlite_master").fetchall()
+
+    with Ledger.open(tmp_path / "killed.db") as ledger:
+        assert ledger.claim(claim_id).object == "Poland"
+        assert_consistent(ledger)
+
+
 # ---------------------------------------------------------------- in memory
 
 
