@@ -693,8 +693,8 @@ def _coded(doc: Any, page: Any, lines: list[_Line], turn: Any, pymupdf: Any) -> 
             run, last = 0, None
             for char in (item.m_internal for item in line):
                 code, font = char.c, font_name(char.font) if char.flags & is_code else None
-                if font is None:
-                    chars.append((chr(code), None))
+                if font is None:  # mupdf's own character; a broken font's can lie outside Unicode
+                    chars.append((chr(code) if 0 <= code <= 0x10FFFF else "\ufffd", None))
                     run = 0
                     continue
                 table = tables.get(font)
