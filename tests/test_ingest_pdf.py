@@ -738,6 +738,35 @@ def test_pieces_far_apart_or_turned_stay_apart() -> None:
         "axis\n\nlabel")
 
 
+def test_pieces_of_a_right_to_left_row_read_right_to_left() -> None:
+    """mupdf cuts a Hebrew line where a number or a Latin word starts, each piece's text in
+    logical order: the pieces of a row of mostly right-to-left text read from right to left,
+    a run of left-to-right pieces within it from left to right (given here left to right)."""
+    assert _row_text((86.8, 133.3, "אחוזים,", 4, True, False), (133.4, 160.9, "15.5", 3, False, False),
+                     (160.9, 174.1, "ו-", 3, True, False), (174.1, 299.0, "עם מספרים כמו 2024", 2, False, False)) == (
+        "עם מספרים כמו 2024 ו-15.5 אחוזים,")
+    assert _row_text((40.0, 80.0, "בתוך", 1, True, False), (80.0, 100.0, "Big", 2, False, False),
+                     (103.0, 130.0, "Data", 3, False, False), (130.0, 300.0, "ומילים כמו", 4, False, True)) == (
+        "ומילים כמו Big Data בתוך")
+    # in a row of mostly left-to-right text, a run of right-to-left pieces reads right to left
+    assert _row_text((36.0, 120.0, "The sign read", 1, False, True), (120.0, 150.0, "עולם", 2, False, False),
+                     (153.0, 180.0, "שלום", 3, False, False), (180.0, 320.0, "by the gate of the old harbour.", 4, True, False)) == (
+        "The sign read שלום עולם by the gate of the old harbour.")
+
+
+def test_columns_of_a_right_to_left_page_read_right_to_left() -> None:
+    """A page whose text is mostly right to left reads its columns from the right."""
+    right = [((324.0, 100.0 + 14 * row, 540.0, 113.3 + 14 * row), f"עמודה ימנית שורה {row}", 0, False, True, False, False)
+             for row in range(3)]
+    left = [((72.0, 100.0 + 14 * row, 288.0, 113.3 + 14 * row), f"עמודה שמאלית שורה {row}", 1, False, True, False, False)
+            for row in range(3)]
+    text, _, _ = pdf_module._assemble([left + right])
+    assert text.index("עמודה ימנית שורה 2") < text.index("עמודה שמאלית שורה 0")
+    english = [(box, f"Column line {n}", block, *rest) for n, (box, _, block, *rest) in enumerate(left + right)]
+    text, _, _ = pdf_module._assemble([english])
+    assert text.index("Column line 2") < text.index("Column line 3")  # left to right, as ever
+
+
 def test_control_codes_are_unmapped_glyphs_unless_they_are_whitespace() -> None:
     """A glyph a broken font encoding maps to a control code reads as U+FFFD, not as a space."""
     texts, _ = pdf_module._line_texts(["Tab&#x9;and&#x1f;unit", "glyph&#x3;&#x7f;&#x85;end"])

@@ -97,6 +97,21 @@ Reading order
     page's other lines. A paragraph is a run of lines from one pymupdf block that
     continues downward in reading order.
 
+Right-to-left text
+    mupdf gives Hebrew and Arabic lines with ``dir`` "1 0" like any other and each line's
+    characters in logical order (it reverses runs a producer drew from left to right), but cuts
+    a line into pieces where a run of the other direction starts (a number, a Latin word):
+    "עם מספרים כמו 2024" / " ו-" / "15.5" / " אחוזים,", right to left. On a page holding a
+    character whose Unicode bidirectional class is R or AL (``unicodedata.bidirectional``; a
+    page of ASCII or without any such character is never looked at twice), a page whose strong
+    characters are mostly right to left is laid out in mirror image: its columns, rows and labels
+    read from right to left. The pieces of each row then read in the order of their text, as the
+    Unicode bidirectional algorithm orders runs: a row of mostly right-to-left text from right to
+    left, a run of left-to-right pieces in it (a Latin phrase) from left to right; a row of mostly
+    left-to-right text the other way round. A piece without strong characters (a number, a dash)
+    goes with its neighbours when both agree, else with its row. So the text reads as a viewer
+    copies it: "עם מספרים כמו 2024 ו-15.5 אחוזים,".
+
 Metadata
     ``title`` and ``author`` from the document information; ``published_at`` from its
     creationDate and ``modified_at`` from its modDate as aware UTC datetimes (None when
@@ -128,6 +143,7 @@ import string
 import threading
 import unicodedata
 from bisect import bisect_right
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime, timedelta, timezone
 from itertools import accumulate, compress, islice, repeat
@@ -1041,7 +1057,7 @@ def _assemble(
         if not lines:
             without_text.append(page_number)
             continue
-        ordered = _page_order(lines)
+        ordered, joins = _page_order(lines)
         separator = _PAGE_SEP if position else ""
         continued = False  # does this line continue the previous line's paragraph?
         for index, ((bbox, text, block, soft_break, upright, _, spaced), following) in enumerate(
@@ -1053,11 +1069,13 @@ def _assemble(
                 broken and _next_line(bbox, following[0]))
             start = position + len(separator)
             add_part(separator)
-            if not broken and upright and following[4] and (gap := _gap_beside(bbox, following[0])) is not None:
+            if not broken and upright and following[4] and (
+                    gap := _gap_beside(bbox, following[0]) if joins is None else joins.get(index)) is not None:
                 # mupdf cut one line into pieces ("For " / "shipboard service" / "s please"),
                 # often in blocks of their own: the row reads on, a space where one was drawn
                 # or a gap shows, none where the pieces touch (a word cut in two) unless a
-                # capital starts the next one ("Testerino" / "Date:")
+                # capital starts the next one ("Testerino" / "Date:"); on a page with right-to-left
+                # text the pieces come in the order of their text's direction (see _bidi_order)
                 touching = gap < _TOUCHING * (bbox[3] - bbox[1]) and not (
                     spaced or following[5] or following[1][:1].isupper())
                 continued, separator = True, "" if touching else " "
@@ -1079,12 +1097,17 @@ def _assemble(
     return "".join(parts), drafts, tuple(without_text)
 
 
-def _page_order(lines: Sequence[_Line]) -> list[_Line]:
-    """A page's lines in reading order, then an end-of-page sentinel (block -1).
+def _page_order(lines: Sequence[_Line]) -> tuple[list[_Line], dict[int, float] | None]:
+    """A page's lines in reading order, then an end-of-page sentinel (block -1); and None, or on
+    a page with right-to-left text, where each line goes on along its row: the index of each
+    such line in that order, with the gap to the next piece (see :func:`_bidi_order`).
 
     Upright lines are ordered by :func:`_reading_order`; rotated ones (margin stamps,
     axis labels) follow in content order.
     """
+    text = "".join([line[1] for line in lines])
+    if not text.isascii() and _RTL_CHARS.search(text):
+        return _bidi_order(lines, text)
     if all(map(itemgetter(4), lines)):
         ordered = [lines[i] for i in _reading_order(list(map(itemgetter(0), lines)))]
     else:
@@ -1092,7 +1115,110 @@ def _page_order(lines: Sequence[_Line]) -> list[_Line]:
         ordered = [upright[i] for i in _reading_order([line[0] for line in upright])]
         ordered.extend(line for line in lines if not line[4])
     ordered.append(_END_OF_PAGE)
-    return ordered
+    return ordered, None
+
+
+#: where Unicode gives characters the bidirectional class R or AL (right to left) by default
+#: (DerivedBidiClass.txt): a page with no character in these ranges is read as it always was
+_RTL_CHARS: Final = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff\U00010800-\U00010fff\U0001e800-\U0001efff]")
+_RTL_CLASSES: Final = frozenset({"R", "AL"})
+
+
+def _strong(text: str) -> tuple[int, int]:
+    """How many of ``text``'s characters are strongly right to left (bidirectional class R or
+    AL), and how many strongly left to right (L)."""
+    rtl = ltr = 0
+    bidi_class = unicodedata.bidirectional
+    for char, count in Counter(text).items():
+        kind = bidi_class(char)
+        if kind == "L":
+            ltr += count
+        elif kind in _RTL_CLASSES:
+            rtl += count
+    return rtl, ltr
+
+
+def _mirrored(box: BBox) -> BBox:
+    """``box`` reflected left to right (x -> -x): right-to-left reading as left-to-right layout."""
+    return (-box[2], box[1], -box[0], box[3])
+
+
+def _bidi_order(lines: Sequence[_Line], text: str) -> tuple[list[_Line], dict[int, float]]:
+    """:func:`_page_order` for a page holding right-to-left text (Hebrew, Arabic): when most
+    of its strong characters (Unicode bidirectional classes) run right to left, the page is read
+    in mirror image (columns from right to left, a row's pieces and labels from right to left);
+    then the pieces of each row (mupdf cuts a line where a run of another direction starts: a
+    number, a Latin word) are put in the order of their text (see :func:`_row_logical`).
+    Also gives, for each line that goes on along its row, its index and the gap to the next."""
+    rtl, ltr = _strong(text)
+    mirror = rtl > ltr
+    upright = [line for line in lines if line[4]]
+    boxes = [_mirrored(line[0]) if mirror else line[0] for line in upright]
+    order = _reading_order(boxes)
+    ordered = [upright[i] for i in order]
+    seen = [boxes[i] for i in order]
+    joins: dict[int, float] = {}
+    start = 0
+    while start < len(ordered):
+        end = start + 1
+        while end < len(ordered) and _gap_beside(seen[end - 1], seen[end]) is not None:
+            end += 1
+        if end - start > 1:
+            row = ordered[start:end]
+            visual = row[::-1] if mirror else row  # left to right
+            logical, gaps = _row_logical(visual)
+            ordered[start:end] = logical
+            joins.update(zip(range(start, end - 1), gaps))
+        start = end
+    ordered.extend(line for line in lines if not line[4])
+    ordered.append(_END_OF_PAGE)
+    return ordered, joins
+
+
+def _row_logical(visual: Sequence[_Line]) -> tuple[list[_Line], list[float]]:
+    """The pieces of one row, given from left to right, in the order of their text, and the gap
+    between each one and the next, as the Unicode bidirectional algorithm orders runs: a row
+    whose strong characters are mostly right to left reads from right to left, a run of pieces
+    of left-to-right text within it from left to right; a row of mostly left-to-right text
+    reads from left to right, a run of pieces of right-to-left text within it from right to
+    left. A piece is right to left when most of its strong characters are; a piece without any
+    (a number, a dash) goes with the pieces on both sides of it when they agree, else with the
+    row. mupdf gives each piece's characters in logical order already."""
+    kinds: list[bool | None] = []  # right to left? None: no strong character
+    rtl = ltr = 0
+    for line in visual:
+        r, l = _strong(line[1])
+        rtl, ltr = rtl + r, ltr + l
+        kinds.append(None if r == l == 0 else r > l)
+    row_rtl = rtl > ltr
+    resolved: list[bool] = []
+    for index, kind in enumerate(kinds):
+        if kind is None:
+            before = next((k for k in reversed(kinds[:index]) if k is not None), None)
+            after = next((k for k in islice(kinds, index + 1, None) if k is not None), None)
+            kind = before if before is not None and before == after else row_rtl
+        resolved.append(kind)
+    units: list[list[int]] = []  # left to right; pieces against the row's direction run together
+    for index, kind in enumerate(resolved):
+        if kind != row_rtl and units and resolved[units[-1][-1]] != row_rtl:
+            units[-1].append(index)
+        else:
+            units.append([index])
+    if row_rtl:
+        units.reverse()
+    else:
+        units = [unit[::-1] for unit in units]
+    x0 = [line[0][0] for line in visual]
+    x1 = [line[0][2] for line in visual]
+    gaps: list[float] = []
+    for unit, following in zip(units, islice(units, 1, None)):
+        # pieces of a unit stand side by side; so do consecutive units
+        gaps.extend(max(x0[b] - x1[a], x0[a] - x1[b]) for a, b in zip(unit, islice(unit, 1, None)))
+        gaps.append(max(min(x0[i] for i in following) - max(x1[i] for i in unit),
+                        min(x0[i] for i in unit) - max(x1[i] for i in following)))
+    last = units[-1]
+    gaps.extend(max(x0[b] - x1[a], x0[a] - x1[b]) for a, b in zip(last, islice(last, 1, None)))
+    return [visual[i] for unit in units for i in unit], gaps
 
 
 #: capitals that are words of their own as often as not in the languages most written in
