@@ -169,8 +169,10 @@ def test_passages_tile_the_text_in_order(origin: str, name: str) -> None:
         assert before.char_end <= after.char_start, "passages overlap"
         assert (after.page or 0, after.paragraph or 0) >= (before.page or 0, before.paragraph or 0)
         if after.paragraph == before.paragraph:
-            assert gap in ("\n", ""), f"lines of one paragraph are joined by a newline: {gap!r}"
-            if gap == "":  # a de-hyphenated line break: the next line starts in lowercase
+            assert gap in ("\n", "", " "), f"lines of one paragraph are joined by a newline: {gap!r}"
+            beside = pdf_module._same_row(before.bbox, after.bbox)  # type: ignore[arg-type]
+            assert gap != " " or beside, "only pieces of one row are joined by a space"
+            if gap == "" and not beside:  # a de-hyphenated line break: the next line starts in lowercase
                 assert text[after.char_start].islower()
         else:
             assert gap == "\n\n", f"paragraphs and pages are separated by a blank line: {gap!r}"
@@ -762,6 +764,11 @@ def test_columns_of_a_right_to_left_page_read_right_to_left() -> None:
             for row in range(3)]
     text, _, _ = pdf_module._assemble([left + right])
     assert text.index("עמודה ימנית שורה 2") < text.index("עמודה שמאלית שורה 0")
+    # a row of code on that page, cut at a wide gap, still reads left to right
+    code = [((72.0, 160.0, 150.0, 173.3), "[Script=Arabic,", 2, False, True, False, False),
+            ((200.0, 160.0, 360.0, 173.3), "% arabic shaping", 2, False, True, False, False)]
+    text, _, _ = pdf_module._assemble([left + right + code])
+    assert text.index("[Script=Arabic,") < text.index("% arabic shaping")
     english = [(box, f"Column line {n}", block, *rest) for n, (box, _, block, *rest) in enumerate(left + right)]
     text, _, _ = pdf_module._assemble([english])
     assert text.index("Column line 2") < text.index("Column line 3")  # left to right, as ever

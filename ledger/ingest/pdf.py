@@ -4,7 +4,8 @@ The ingester is pure: bytes in, :class:`~ledger.ingest.base.SourceDraft` out, no
 database. pymupdf is imported on first use so that ``import ledger`` stays cheap.
 
 Text layout of ``SourceDraft.text``
-    Lines of a paragraph are joined by ``"\\n"``; paragraphs (blocks) by ``"\\n\\n"``;
+    Lines of a paragraph are joined by ``"\\n"`` (pieces of one row that mupdf cut apart by a
+    space, or by nothing where they touch: see Reading order); paragraphs (blocks) by ``"\\n\\n"``;
     pages by ``"\\n\\n"`` as well, so any paragraph splitter sees page ends as paragraph
     ends. Page boundaries are not marked in the text: each passage carries its page.
     A line only OCR can read is left out: one where more than half of the characters that are
@@ -104,13 +105,14 @@ Right-to-left text
     "עם מספרים כמו 2024" / " ו-" / "15.5" / " אחוזים,", right to left. On a page holding a
     character whose Unicode bidirectional class is R or AL (``unicodedata.bidirectional``; a
     page of ASCII or without any such character is never looked at twice), a page whose strong
-    characters are mostly right to left is laid out in mirror image: its columns, rows and labels
-    read from right to left. The pieces of each row then read in the order of their text, as the
-    Unicode bidirectional algorithm orders runs: a row of mostly right-to-left text from right to
-    left, a run of left-to-right pieces in it (a Latin phrase) from left to right; a row of mostly
-    left-to-right text the other way round. A piece without strong characters (a number, a dash)
-    goes with its neighbours when both agree, else with its row. So the text reads as a viewer
-    copies it: "עם מספרים כמו 2024 ו-15.5 אחוזים,".
+    characters are mostly right to left is laid out in mirror image: its columns read from right
+    to left. Lines of one row that come one after the other (the pieces of a line, labels and
+    table cells read row by row) then read in the order of their text, as the Unicode
+    bidirectional algorithm orders runs: a row of mostly right-to-left text from right to left,
+    a run of left-to-right pieces in it (a Latin phrase) from left to right; a row of mostly
+    left-to-right text (a line of code on a Hebrew page) the other way round. A piece without
+    strong characters (a number, a dash) goes with its neighbours when both agree, else with its
+    row. So the text reads as a viewer copies it: "עם מספרים כמו 2024 ו-15.5 אחוזים,".
 
 Metadata
     ``title`` and ``author`` from the document information; ``published_at`` from its
@@ -1146,29 +1148,29 @@ def _mirrored(box: BBox) -> BBox:
 def _bidi_order(lines: Sequence[_Line], text: str) -> tuple[list[_Line], dict[int, float]]:
     """:func:`_page_order` for a page holding right-to-left text (Hebrew, Arabic): when most
     of its strong characters (Unicode bidirectional classes) run right to left, the page is read
-    in mirror image (columns from right to left, a row's pieces and labels from right to left);
-    then the pieces of each row (mupdf cuts a line where a run of another direction starts: a
-    number, a Latin word) are put in the order of their text (see :func:`_row_logical`).
-    Also gives, for each line that goes on along its row, its index and the gap to the next."""
+    in mirror image (columns from right to left); then the lines of each row that come one
+    after the other (pieces of a line, which mupdf cuts where a run of another direction starts:
+    a number, a Latin word; labels and table cells read row by row) are put in the order of
+    their text (see :func:`_row_logical`). Also gives, for each line that goes on along its row
+    (the next one stands beside it, as :func:`_gap_beside` has it), its index and the gap."""
     rtl, ltr = _strong(text)
     mirror = rtl > ltr
     upright = [line for line in lines if line[4]]
     boxes = [_mirrored(line[0]) if mirror else line[0] for line in upright]
-    order = _reading_order(boxes)
-    ordered = [upright[i] for i in order]
-    seen = [boxes[i] for i in order]
+    ordered = [upright[i] for i in _reading_order(boxes)]
     joins: dict[int, float] = {}
     start = 0
     while start < len(ordered):
         end = start + 1
-        while end < len(ordered) and _gap_beside(seen[end - 1], seen[end]) is not None:
+        while end < len(ordered) and _same_row(ordered[end - 1][0], ordered[end][0]):
             end += 1
         if end - start > 1:
-            row = ordered[start:end]
-            visual = row[::-1] if mirror else row  # left to right
-            logical, gaps = _row_logical(visual)
+            logical, gaps = _row_logical(sorted(ordered[start:end], key=lambda line: line[0][0]))
             ordered[start:end] = logical
-            joins.update(zip(range(start, end - 1), gaps))
+            for index, line, gap in zip(range(start, end), logical, gaps):
+                height = line[0][3] - line[0][1]
+                if -_TOUCHING * height < gap < _BESIDE * height:
+                    joins[index] = gap
         start = end
     ordered.extend(line for line in lines if not line[4])
     ordered.append(_END_OF_PAGE)
@@ -1254,6 +1256,12 @@ def _gap_beside(bbox: BBox, following: BBox) -> float | None:
     if not (bbox[1] < following_middle < bbox[3] and following[1] < middle < following[3]):
         return None
     return gap
+
+
+def _same_row(bbox: BBox, following: BBox) -> bool:
+    """Whether two lines share a row: each one's middle lies inside the other's box."""
+    middle, following_middle = (bbox[1] + bbox[3]) / 2, (following[1] + following[3]) / 2
+    return bbox[1] < following_middle < bbox[3] and following[1] < middle < following[3]
 
 
 def _next_line(bbox: BBox, following: BBox) -> bool:
