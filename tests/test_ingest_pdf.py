@@ -772,6 +772,9 @@ def test_columns_of_a_right_to_left_page_read_right_to_left() -> None:
     english = [(box, f"Column line {n}", block, *rest) for n, (box, _, block, *rest) in enumerate(left + right)]
     text, _, _ = pdf_module._assemble([english])
     assert text.index("Column line 2") < text.index("Column line 3")  # left to right, as ever
+    # a byte order mark or a right-to-left mark alone (class BN, and invisible R) leaves a page as it was
+    marked = [(box, "\ufeffColumn line\u200f", *rest) for box, _, *rest in english]
+    assert pdf_module._page_order(marked)[1] is None
 
 
 def test_control_codes_are_unmapped_glyphs_unless_they_are_whitespace() -> None:

@@ -1108,8 +1108,8 @@ def _page_order(lines: Sequence[_Line]) -> tuple[list[_Line], dict[int, float] |
     axis labels) follow in content order.
     """
     text = "".join([line[1] for line in lines])
-    if not text.isascii() and _RTL_CHARS.search(text):
-        return _bidi_order(lines, text)
+    if not text.isascii() and _RTL_CHARS.search(text) and (strong := _strong(text))[0]:
+        return _bidi_order(lines, *strong)
     if all(map(itemgetter(4), lines)):
         ordered = [lines[i] for i in _reading_order(list(map(itemgetter(0), lines)))]
     else:
@@ -1121,8 +1121,10 @@ def _page_order(lines: Sequence[_Line]) -> tuple[list[_Line], dict[int, float] |
 
 
 #: where Unicode gives characters the bidirectional class R or AL (right to left) by default
-#: (DerivedBidiClass.txt): a page with no character in these ranges is read as it always was
-_RTL_CHARS: Final = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff\U00010800-\U00010fff\U0001e800-\U0001efff]")
+#: (DerivedBidiClass.txt; not U+FEFF, a byte order mark, nor U+200F, the invisible right-to-left
+#: mark): a page with no character in these ranges, or none there of class R or AL, is read as
+#: it always was
+_RTL_CHARS: Final = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefe\U00010800-\U00010fff\U0001e800-\U0001efff]")
 _RTL_CLASSES: Final = frozenset({"R", "AL"})
 
 
@@ -1145,15 +1147,15 @@ def _mirrored(box: BBox) -> BBox:
     return (-box[2], box[1], -box[0], box[3])
 
 
-def _bidi_order(lines: Sequence[_Line], text: str) -> tuple[list[_Line], dict[int, float]]:
+def _bidi_order(lines: Sequence[_Line], rtl: int, ltr: int) -> tuple[list[_Line], dict[int, float]]:
     """:func:`_page_order` for a page holding right-to-left text (Hebrew, Arabic): when most
     of its strong characters (Unicode bidirectional classes) run right to left, the page is read
     in mirror image (columns from right to left); then the lines of each row that come one
     after the other (pieces of a line, which mupdf cuts where a run of another direction starts:
     a number, a Latin word; labels and table cells read row by row) are put in the order of
     their text (see :func:`_row_logical`). Also gives, for each line that goes on along its row
-    (the next one stands beside it, as :func:`_gap_beside` has it), its index and the gap."""
-    rtl, ltr = _strong(text)
+    (the next one stands beside it, as :func:`_gap_beside` has it), its index and the gap.
+    ``rtl`` and ``ltr`` count the page's strong characters of either direction."""
     mirror = rtl > ltr
     upright = [line for line in lines if line[4]]
     boxes = [_mirrored(line[0]) if mirror else line[0] for line in upright]
@@ -1162,12 +1164,17 @@ def _bidi_order(lines: Sequence[_Line], text: str) -> tuple[list[_Line], dict[in
     start = 0
     while start < len(ordered):
         end = start + 1
-        while end < len(ordered) and _same_row(ordered[end - 1][0], ordered[end][0]):
+        while end < len(ordered) and _same_row(ordered[end - 1][0], ordered[end][0]) and _apart(
+                ordered[end - 1][0], ordered[end][0]):
             end += 1
         if end - start > 1:
-            logical, gaps = _row_logical(sorted(ordered[start:end], key=lambda line: line[0][0]))
-            ordered[start:end] = logical
-            for index, line, gap in zip(range(start, end), logical, gaps):
+            row = ordered[start:end]
+            if mirror or _strong("".join([line[1] for line in row]))[0]:
+                row, gaps = _row_logical(sorted(row, key=lambda line: line[0][0]))
+                ordered[start:end] = row
+            else:  # a row of left-to-right text on a left-to-right page: as it always was
+                gaps = [following[0][0] - line[0][2] for line, following in zip(row, islice(row, 1, None))]
+            for index, line, gap in zip(range(start, end), row, gaps):
                 height = line[0][3] - line[0][1]
                 if -_TOUCHING * height < gap < _BESIDE * height:
                     joins[index] = gap
@@ -1262,6 +1269,13 @@ def _same_row(bbox: BBox, following: BBox) -> bool:
     """Whether two lines share a row: each one's middle lies inside the other's box."""
     middle, following_middle = (bbox[1] + bbox[3]) / 2, (following[1] + following[3]) / 2
     return bbox[1] < following_middle < bbox[3] and following[1] < middle < following[3]
+
+
+def _apart(bbox: BBox, following: BBox) -> bool:
+    """Whether two lines stand side by side, overlapping across by less than :data:`_TOUCHING`
+    line heights (lines of one column in tall boxes share a row by their middles, but overlap)."""
+    overlap = _TOUCHING * (bbox[3] - bbox[1])
+    return following[0] > bbox[2] - overlap or bbox[0] > following[2] - overlap
 
 
 def _next_line(bbox: BBox, following: BBox) -> bool:
