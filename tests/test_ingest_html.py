@@ -242,6 +242,27 @@ def test_text_running_on_after_a_paragraph_holding_a_line_break_is_kept(paragrap
     assert_passages(draft)
 
 
+def test_text_running_on_after_a_code_block_becomes_a_paragraph_before_extraction() -> None:
+    """trafilatura's fork drops a code block that repeats an earlier one together with the text
+    after it (zlib's zlib_how.html lost a paragraph of about 80 words so): that text is made a
+    paragraph of its own before trafilatura reads the page, as a browser shows it."""
+    from lxml import html as lxml_html
+
+    from ledger.ingest import html
+
+    tree = html._parse("<html><body><div>Intro text here.<pre>make all</pre>Then run the <em>tests</em> "
+                       "and read what they print.<pre>make check</pre></div></body></html>")
+    assert tree is not None
+    html._mend_inline_markup(tree)
+    first = tree.find(".//pre")
+    assert first is not None and not (first.tail or "").strip()
+    paragraph = first.getnext()
+    assert paragraph is not None and paragraph.tag == "p"
+    assert paragraph.text_content() == "Then run the tests and read what they print."
+    page = lxml_html.tostring(tree).replace(b"Intro text here.", " ".join(COUNCIL).encode())
+    assert "Then run the tests and read what they print." in _passage_texts(read_html(page))
+
+
 @pytest.mark.parametrize(
     ("paragraph", "sentence"),
     [

@@ -152,6 +152,7 @@ def _mend_inline_markup(tree: HtmlElement) -> None:
             _wrap_children(pre)
     _wrap_runs_after_figures(found["img"])
     _wrap_runs_after_paragraphs(found["p"])
+    _wrap_runs_after_code(found["pre"])
 
 
 # Blocks holding an image that trafilatura drops with their tail: a <div> (or the like) when it
@@ -216,6 +217,15 @@ def _wrap_runs_after_paragraphs(paragraphs: list[HtmlElement]) -> None:
             continue
         if (run := _run_after(paragraph)) is not None:
             _wrap_run(paragraph, run)
+
+
+def _wrap_runs_after_code(blocks: list[HtmlElement]) -> None:
+    """Make a <p> of the text that runs on after a code block ("<pre>make</pre>Then run it."), up
+    to the next block or line break: trafilatura keeps it as a paragraph, except where it drops a
+    code block that repeats an earlier one, which takes the text after it along."""
+    for block in blocks:
+        if (parent := block.getparent()) is not None and parent.tag in _RUN_HOSTS and (run := _run_after(block)) is not None:
+            _wrap_run(block, run)
 
 
 def _wrap_run(block: HtmlElement, run: list[HtmlElement]) -> None:
