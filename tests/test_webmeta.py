@@ -148,9 +148,19 @@ def test_a_byline_naming_nobody_gives_way_to_the_next(first: str) -> None:
     assert read_html(_page(before=before)).author == "Erin Cunningham"
 
 
-@pytest.mark.parametrize("value", ["September", "Wed Jan", "By", "null", "2016"])
+@pytest.mark.parametrize("value", ["September", "Dec 2021", "By", "null", "2016"])
 def test_a_calendar_word_number_or_interface_word_is_not_an_author(value: str) -> None:
     assert read_html(_page(f"<meta name='author' content='{value}'>")).author is None
+
+
+
+@pytest.mark.parametrize("name", ["Sun Jun", "April May", "Jan Smith"])
+def test_names_made_of_calendar_words_are_names(name: str) -> None:
+    assert read_html(_page(f"<meta name='author' content='{name}'>")).author == name
+
+
+def test_a_relative_time_after_a_name_is_not_a_date() -> None:
+    assert read_html(_page(before="<p class='byline'>By Theresa May 3 hours ago</p>")).author == "Theresa May"
 
 
 def test_a_name_written_twice_in_different_case_is_one_author() -> None:
@@ -198,6 +208,19 @@ def test_a_numeric_date_is_read_month_first_where_the_page_writes_it_so(page_say
     page = _page(before=before).replace("lang='en'", "lang='en-GB'")
     assert read_html(page).metadata.get("date") == day
     assert read_html(_page(before=before).replace("lang='en'", "lang='en-US'")).metadata.get("date") == "2016-10-04"
+
+
+
+@pytest.mark.parametrize(("page_says", "url"), [
+    ("<p class='date'>Published February 1, 2016</p><p>Requires plugin 1.2.16 or later.</p>", None),
+    ("<p class='date'><time datetime='2016-02-01'>1/2/16</time></p><p>Version 1.2.16</p>", None),
+    ("<p>Read with <code>jquery-1.2.16.min.js</code> loaded.</p>", "https://news.example/2016/02/01/harbour-plan"),
+])
+def test_a_date_the_page_writes_unambiguously_is_not_swapped(page_says: str, url: str | None) -> None:
+    """A version number or file name that reads like the date day first ("1.2.16") does not make
+    an en-US page's date month first where the page or its URL writes the date as read."""
+    page = _page(before=page_says).replace("lang='en'", "lang='en-US'")
+    assert read_html(page, url=url).metadata.get("date") == "2016-02-01"
 
 
 def test_a_copyright_year_is_not_a_publication_date() -> None:

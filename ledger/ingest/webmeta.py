@@ -81,7 +81,7 @@ def read_metadata(tree: HtmlElement, markup: bytes, *, url: str | None, encoding
     published, modified = _declared_times(head, [element.text for element in scripts])
     published_at, day = _first_believable(published)
     if published_at is None and _searchable(tree) and (day := _searched_date(tree, found.url)) is not None:
-        day = _month_first(day, markup, head)
+        day = _month_first(day, markup, head, found.url or url)
         published_at = datetime(day.year, day.month, day.day, tzinfo=UTC)
     extra = {
         "sitename": found.sitename,
@@ -199,15 +199,16 @@ _SECTION_HEADING = re.compile(
 
 def _persons(authors: str | None) -> str | None:
     """The names of an author value ("A; B") that can be a person's or a desk's: not a month or
-    weekday name, a number, a word of the page's interface ("Username", "Sign in", a lone "By")
+    weekday name alone, a number, a word of the page's interface ("Username", "Sign in", a lone "By")
     or a placeholder; of names written twice in different case, the first not in capitals."""
     if not authors:
         return authors
     kept: dict[str, str] = {}
     for name in authors.split("; "):
         words = name.lower().replace(".", " ").split()
-        if not words or " ".join(words) in _NOT_NAMES or all(word in _CALENDAR or word.isdigit() for word in words):
-            continue
+        letters = [word for word in words if not word.isdigit()]
+        if not letters or " ".join(words) in _NOT_NAMES or (len(letters) == 1 and letters[0] in _CALENDAR):
+            continue  # "December", "Dec 2021", "Username"; "Sun Jun" and "April May" are names
         key = name.casefold()
         if key not in kept or (kept[key].isupper() and not name.isupper()):
             kept[key] = name
@@ -226,7 +227,11 @@ _NOT_NAMES = frozenset({
 # A month or weekday name just before a number starts a date: trafilatura cuts a byline from its
 # first digit ("Cindy Mangomini December 21, 2016"), which leaves the name of the month.
 _CALENDAR_WORD = rf"\b(?:{'|'.join(sorted(_CALENDAR, key=len, reverse=True))})\b\.?"
-_DATE_WORDS = re.compile(rf"(?:{_CALENDAR_WORD},?\s+)*{_CALENDAR_WORD}\s*(?=\d)", re.IGNORECASE)
+_DATE_WORDS = re.compile(
+    rf"(?:{_CALENDAR_WORD},?\s+)*{_CALENDAR_WORD}\s*"
+    r"(?=\d{4}(?!\d)|\d{1,2}(?:st|nd|rd|th)?\b(?!\s*(?:hours?|hrs?|minutes?|mins?|days?|weeks?|months?|years?|ago)\b))",
+    re.IGNORECASE,
+)  # a day or a year follows: "December 21, 2016", not "Theresa May 3 hours ago"
 
 
 _JSON_LD_TYPES = frozenset({"application/ld+json", "application/settings+json"})
@@ -601,20 +606,34 @@ def _new_year_written(text: str, year: str) -> bool:
     return False
 
 
-def _month_first(day: date, markup: bytes, head: dict[str, str]) -> date:
+def _month_first(day: date, markup: bytes, head: dict[str, str], url: str | None) -> date:
     """htmldate reads a numeric date whose day and month could be swapped ("10/04/16") day first;
-    the page's own writing decides instead where it says: the other reading written out in ISO
-    form in its markup (a ``<time datetime>``) where this one is not, or a US English locale."""
+    the page's own writing decides instead where it says: unless the page or its URL also writes
+    the date as read unambiguously (:func:`_written`), the other reading so written, or else a US
+    English locale. Only a date written so counts ("1/2/16", the same separator twice), not a
+    version ("1.2.16.min.js" still can: hence the written forms first)."""
     if day.day > 12 or day.day == day.month:
         return day
     swapped = date(day.year, day.day, day.month)
-    as_read = rb"(?<!\d)0?%d[-/.]0?%d[-/.](?:%d|%02d)(?!\d)" % (day.day, day.month, day.year, day.year % 100)
-    if re.search(as_read, markup) is None:  # not read from such a date
-        return day
-    if swapped.isoformat().encode() in markup and day.isoformat().encode() not in markup:
+    # a date written so, the same separator twice: not a version ("1.2.16") or part of a path
+    as_read = rb"(?<![\w.])0?%d([-/.])0?%d\1(?:%d|%02d)(?!\.?\d)" % (day.day, day.month, day.year, day.year % 100)
+    address = (url or "").encode("utf-8", "replace")
+    if re.search(as_read, markup) is None or _written(day, markup) or _written(day, address):
+        return day  # not read from such a date, or the page (or its URL) also writes it as read
+    if _written(swapped, markup):
         return swapped
     locale = (head.get("html:lang") or head.get("content-language") or head.get("og:locale") or "").lower()
     return swapped if locale.replace("_", "-") == "en-us" else day
+
+
+def _written(day: date, markup: bytes) -> bool:
+    """Whether the markup writes this day unambiguously: in ISO form (a ``<time datetime>``), in a
+    URL path ("/2016/02/01/"), or with the month's English name ("February 1", "1st Feb")."""
+    if day.isoformat().encode() in markup or day.strftime("/%Y/%m/%d/").encode() in markup:
+        return True
+    month = rb"(?:%s|%s)" % (_MONTHS[day.month - 1].encode(), _MONTHS[day.month - 1][:3].encode())
+    named = rb"\b%s\.?\s+0?%d(?!\d)|(?<!\d)0?%d(?:st|nd|rd|th)?\s+(?:of\s+)?%s\b" % (month, day.day, day.day, month)
+    return re.search(named, markup, re.IGNORECASE) is not None
 
 
 def _searched_date(tree: HtmlElement, url: str | None) -> date | None:
