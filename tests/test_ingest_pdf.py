@@ -756,6 +756,20 @@ def test_pieces_of_a_right_to_left_row_read_right_to_left() -> None:
         "The sign read שלום עולם by the gate of the old harbour.")
 
 
+
+@pytest.mark.parametrize("sentence", ["קניתי את ה-iPhone החדש אתמול בערב.", "חיפשתי ב-Google את המילה.",
+                                      "התקנתי את Windows 10 על המחשב הישן."])
+def test_a_latin_word_after_a_hebrew_prefix_stays_joined_as_written(sentence: str) -> None:
+    """mupdf cuts "ה-iPhone" at the change of direction: the hyphen is no line break, and a capital
+    starting the Latin piece puts no space after the prefix."""
+    import pymupdf
+
+    with pymupdf.open() as doc:
+        page = doc.new_page()
+        page.insert_htmlbox(pymupdf.Rect(72, 72, 572, 400), f'<div dir="rtl" style="font-size:14px"><p>{sentence}</p></div>')
+        assert " ".join(pdf_module.read_pdf(doc.tobytes()).text.split()) == sentence
+
+
 def test_columns_of_a_right_to_left_page_read_right_to_left() -> None:
     """A page whose text is mostly right to left reads its columns from the right."""
     right = [((324.0, 100.0 + 14 * row, 540.0, 113.3 + 14 * row), f"עמודה ימנית שורה {row}", 0, False, True, False, False)

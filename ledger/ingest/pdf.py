@@ -1066,7 +1066,9 @@ def _assemble(
                 zip(ordered, islice(ordered, 1, None))):
             if not continued:
                 paragraph += 1
-            broken = (soft_break or text[-1] in hyphens) and _hyphenated(text, soft_break, following[1])
+            # a piece the row goes on from ("ה-" / "iPhone" on a right-to-left page) is no line break
+            broken = (soft_break or text[-1] in hyphens) and _hyphenated(text, soft_break, following[1]) and not (
+                joins is not None and index in joins)
             continued = (following[2] == block and following[0][1] >= bbox[1] - rise) or (
                 broken and _next_line(bbox, following[0]))
             start = position + len(separator)
@@ -1077,9 +1079,10 @@ def _assemble(
                 # often in blocks of their own: the row reads on, a space where one was drawn
                 # or a gap shows, none where the pieces touch (a word cut in two) unless a
                 # capital starts the next one ("Testerino" / "Date:"); on a page with right-to-left
-                # text the pieces come in the order of their text's direction (see _bidi_order)
+                # text the pieces come in the order of their text's direction (see _bidi_order),
+                # and a Latin word may start right after a right-to-left piece ("ב-" / "Google")
                 touching = gap < _TOUCHING * (bbox[3] - bbox[1]) and not (
-                    spaced or following[5] or following[1][:1].isupper())
+                    spaced or following[5] or (following[1][:1].isupper() and (joins is None or not _strong(text)[0])))
                 continued, separator = True, "" if touching else " "
             elif not continued and len(text) == 1 and _drop_capital(bbox, text, following, ordered[index + 2 : index + 3]):
                 continued, separator = True, ""  # "T" + "he archive ...": one word again
