@@ -211,12 +211,8 @@ def _wrap_runs_after_paragraphs(paragraphs: list[HtmlElement]) -> None:
     figure (see _wrap_runs_after_figures): trafilatura rebuilds such a paragraph without its
     tail, so loose text after it is lost."""
     for paragraph in paragraphs:
-        if next(paragraph.iter(_KEPT_IN_PARAGRAPHS), None) is None:
-            continue  # trafilatura keeps the paragraph as it is, tail and all
-        if (parent := paragraph.getparent()) is None or parent.tag not in _RUN_HOSTS:
-            continue
-        if (run := _run_after(paragraph)) is not None:
-            _wrap_run(paragraph, run)
+        if next(paragraph.iter(_KEPT_IN_PARAGRAPHS), None) is not None:  # else kept with its tail
+            _wrap_run_after(paragraph)
 
 
 def _wrap_runs_after_code(blocks: list[HtmlElement]) -> None:
@@ -224,8 +220,14 @@ def _wrap_runs_after_code(blocks: list[HtmlElement]) -> None:
     to the next block or line break: trafilatura keeps it as a paragraph, except where it drops a
     code block that repeats an earlier one, which takes the text after it along."""
     for block in blocks:
-        if (parent := block.getparent()) is not None and parent.tag in _RUN_HOSTS and (run := _run_after(block)) is not None:
-            _wrap_run(block, run)
+        _wrap_run_after(block)
+
+
+def _wrap_run_after(block: HtmlElement) -> None:
+    """Wrap the run after the block (see :func:`_run_after`) in a <p>, where its parent is a
+    container in which such a run is a paragraph of its own."""
+    if (parent := block.getparent()) is not None and parent.tag in _RUN_HOSTS and (run := _run_after(block)) is not None:
+        _wrap_run(block, run)
 
 
 def _wrap_run(block: HtmlElement, run: list[HtmlElement]) -> None:
@@ -721,18 +723,19 @@ def _longest_readability(raw_tree: HtmlElement) -> int:
 
     text = tostring(raw_tree, method="text", encoding="utf-8")
     longest = len(text.translate(None, _ASCII_SPACE)) + len(text.split()) - 1
-    for element in raw_tree.iter("script", "style", "fencedframe"):
-        if element.text:
-            longest -= len(element.text.encode("utf-8", "surrogatepass").translate(None, _ASCII_SPACE))
-    # What readability adds: "VIDEO" written into a video's <iframe> (with a space), and the
-    # escapes its XML round trip leaves in raw-text elements ("&" comes back as "&amp;").
-    for element in raw_tree.iter(_RAW_TEXT):
-        escaped = element.text.count("&") + element.text.count("<") + element.text.count(">") if element.text else 0
-        longest += 6 + 4 * escaped
+    for element in raw_tree.iter(*_DROPPED, *_RAW_TEXT):  # one walk for both
+        content = element.text or ""
+        if element.tag in _DROPPED:
+            longest -= len(content.encode("utf-8", "surrogatepass").translate(None, _ASCII_SPACE))
+        else:
+            # What readability adds: "VIDEO" written into a video's <iframe> (with a space), and
+            # the escapes its XML round trip leaves in raw-text elements ("&" comes back as "&amp;").
+            longest += 6 + 4 * (content.count("&") + content.count("<") + content.count(">"))
     return longest
 
 
 _ASCII_SPACE = b" \t\n\r\x0b\x0c"  # what bytes.split() splits at
+_DROPPED = ("script", "style", "fencedframe")  # what readability drops before it reads the page
 _RAW_TEXT = ("iframe", "xmp", "noembed", "noframes", "plaintext", "noscript")  # as libxml2 reads them
 
 
