@@ -692,10 +692,10 @@ def _coded(doc: Any, page: Any, lines: list[_Line], turn: Any, pymupdf: Any) -> 
     """
     mupdf = pymupdf.mupdf
     is_code = getattr(mupdf, "FZ_STEXT_UNICODE_IS_CID", None)  # an older mupdf does not mark such characters
-    if is_code is None or not any("\ufffd" in line[1] for line in lines) or not (tables := _code_tables(doc, page)):
+    wanted = {_box_key(line[0]) for line in lines if "\ufffd" in line[1]}  # where codes can be read
+    if is_code is None or not wanted or not (tables := _code_tables(doc, page)):
         return lines
     font_name = mupdf.ll_fz_font_name
-    wanted = {_box_key(line[0]) for line in lines if "\ufffd" in line[1]}  # where codes can be read
     textpage = page.get_textpage(flags=pymupdf.TEXT_USE_CID_FOR_UNKNOWN_UNICODE, matrix=turn)
     coded: dict[tuple[float, ...], list[tuple[str, str | None]]] = {}
     spelling: set[str] = set()  # fonts whose codes spell a word
