@@ -513,6 +513,83 @@ def test_the_bound_counts_what_readability_adds(name: str) -> None:
     assert len(" ".join(tostring(found, method="text", encoding="unicode").split())) <= html._longest_readability(tree)
 
 
+# Pages whose short main text trafilatura measures against the whole page's: one whose reading
+# the measure decides (its prose sits in divs classed "sidebar", which only the justext rescue of
+# trafilatura's recall retry reads), pages of blocks without spaces between them, scripts, styles
+# and control characters (what the bound must count or may leave out), a page without a body.
+_INTRO = "<p>" + "Introductory paragraph with regular prose content, moderately long and clearly meaningful. " * 3 + "</p>"
+_SIDEBARS = "".join(
+    f"<div class='sidebar'>Message number {i} holds a long discussion in plain words, long enough to be "
+    "taken for real prose by a reader that weighs paragraph density, said the author.</div>" for i in range(8)
+)
+_PAGE_MEASURED = {
+    "prose-in-sidebars": f"<html><body>{_INTRO}{_SIDEBARS}</body></html>",
+    "blocks-without-spaces": "<html><body><article><p>" + "Word" * 40 + "</p>"
+    + "".join(f"<div>{i}</div>" for i in range(400)) + "</article></body></html>",
+    "scripts-and-styles": f"<html><body><article>{_LEADS}</article><script>{'var x = 1; ' * 500}</script>"
+    f"<svg><style>{'.a {{ color: red }} ' * 300}</style></svg><aside>{'Related story. ' * 100}</aside>"
+    "</body></html>",
+    "control-characters": f"<html><body><article>{_LEADS}</article>"
+    + "<div>\x01\x02\x03 \x0bA\x0c</div>" * 300 + "</body></html>",
+    "no-body": f"<html>{_LEADS}</html>",
+}
+
+
+def test_skipping_the_page_measure_where_it_cannot_matter_changes_no_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    """read_html spares trafilatura its rendering of the whole page where a bound of it shows
+    the recall retry cannot happen: every page reads exactly as it does with the rendering, and
+    most pages measured skip it."""
+    import math
+
+    from ledger.ingest import html
+
+    pages = [page.read_bytes() for page in [*REALWORLD_PAGES, *sorted(FIXTURES.glob("*.html"))]]
+    pages += [page.encode() for page in (*_PAGE_MEASURED.values(), *_READABILITY_ADDS.values())]
+    bound = html._longest_page_text
+    measured: list[int] = []
+
+    def counted(tree: Any) -> int:
+        measured.append(bound(tree))
+        return measured[-1]
+
+    monkeypatch.setattr(html, "_longest_page_text", counted)
+    sparing = [_reading(page) for page in pages]
+    monkeypatch.setattr(html, "_longest_page_text", lambda tree: math.inf)
+    assert [_reading(page) for page in pages] == sparing
+    import trafilatura.core
+
+    spared = sum(1 for value in measured if value * trafilatura.core.ESCALATION_PAGE_SHARE < 3000)
+    assert len(measured) >= 10, f"the page measure was asked for on {len(measured)} pages only"
+    assert spared >= len(measured) / 2, f"the page measure was spared on {spared} of {len(measured)} pages"
+
+
+@pytest.mark.parametrize("page", [
+    *(pytest.param(path.read_bytes(), id=path.name) for path in [*REALWORLD_PAGES, *sorted(FIXTURES.glob("*.html"))]),
+    *(pytest.param(page.encode(), id=name) for name, page in _PAGE_MEASURED.items()),
+])
+def test_the_page_text_is_never_longer_than_the_bound_that_spares_its_measure(page: bytes) -> None:
+    from trafilatura import html2txt
+
+    from ledger.ingest import html
+
+    tree = html._parse(html._decode(page, None)[0])
+    if tree is None:
+        return
+    assert len(html2txt(tree)) <= html._longest_page_text(tree)
+
+
+def test_the_page_measure_decides_the_reading_of_prose_in_sidebars(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pages above include one whose reading the measure changes (trafilatura retries it),
+    so the test that the shortcut changes no reading covers a page it must not skip."""
+    from ledger.ingest import html
+
+    page = _PAGE_MEASURED["prose-in-sidebars"].encode()
+    measured = _reading(page)
+    assert isinstance(measured, tuple) and "Message number 7" in measured[0]
+    monkeypatch.setattr(html, "_longest_page_text", lambda tree: 0)  # always skipped: never retried
+    assert _reading(page) != measured
+
+
 @pytest.mark.skipif(not REALWORLD_PAGES, reason=NO_REALWORLD)
 @pytest.mark.parametrize("page", REALWORLD_PAGES, ids=lambda p: p.name)
 def test_realworld_keeps_all_of_trafilaturas_text(page: Path) -> None:

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from itertools import accumulate
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ledger.errors import IngestError, InvalidInput
 from ledger.ingest.base import (
@@ -644,7 +644,9 @@ def _extract(tree: HtmlElement | None, text: str, url: str | None, where: str) -
         options = copy.copy(_options())
         options.url = options.source = url
         _skip_hopeless_readability()
+        _skip_needless_page_measure()
         reading, _READING.active = getattr(_READING, "active", False), True
+        _READING.extracted = None
         try:
             # trafilatura works on a copy of the tree; the metadata was read from this one.
             document = trafilatura.bare_extraction(tree, options=options)
@@ -666,7 +668,9 @@ def _extract(tree: HtmlElement | None, text: str, url: str | None, where: str) -
     return document.body
 
 
-_READING = threading.local()  # set while read_html runs trafilatura: only then is readability skipped
+# Set while read_html runs trafilatura: only then are its shortcuts taken. ``extracted`` is the
+# length of trafilatura's text so far, for its page measure (None: not known).
+_READING = threading.local()
 
 
 @functools.cache
@@ -737,6 +741,76 @@ def _longest_readability(raw_tree: HtmlElement) -> int:
 _ASCII_SPACE = b" \t\n\r\x0b\x0c"  # what bytes.split() splits at
 _DROPPED = ("script", "style", "fencedframe")  # what readability drops before it reads the page
 _RAW_TEXT = ("iframe", "xmp", "noembed", "noframes", "plaintext", "noscript")  # as libxml2 reads them
+
+
+@functools.cache
+def _skip_needless_page_measure() -> None:
+    """Spare trafilatura its measure of the page's text where the answer cannot matter.
+
+    When its text (after the readability comparison and the baseline rescue) is short,
+    trafilatura retries in "recall" mode if that text is less than a fifth of the page's, as
+    ``html2txt`` renders the page: a copy, cleaned of scripts, asides and footers, spaced at
+    every block. That rendering costs about a tenth of reading the page. The page's text is no
+    longer than the bound of :func:`_longest_page_text`; where a fifth of that bound is not more
+    than trafilatura's text, the retry cannot happen, and the measure is answered with an empty
+    text, which fails the test as the real one would. The length of trafilatura's text is
+    recorded as its extraction and its baseline rescue return it.
+    Installed once, for read_html's calls only; a trafilatura without these steps is left as it is.
+    """
+    import importlib
+
+    import trafilatura.core
+    from lxml.html import HtmlElement
+
+    core = trafilatura.core
+    steps = ("_extract_and_compare", "baseline", "html2txt", "ESCALATION_PAGE_SHARE")
+    # (the package's own name "baseline" is the function: the module is looked up by its full name)
+    if not all(hasattr(core, name) for name in steps) or not hasattr(
+        importlib.import_module("trafilatura.baseline"), "_BLOCK_ELEMS"
+    ):
+        return
+    extract_and_compare, baseline, html2txt = (getattr(core, name) for name in steps[:3])
+
+    def recorded_extraction(*args: Any) -> tuple[_Element, str]:
+        body, text = extract_and_compare(*args)
+        if getattr(_READING, "active", False):
+            _READING.extracted = len(text)
+        return body, text
+
+    def recorded_rescue(*args: Any) -> tuple[_Element, str, int]:
+        body, text, length = baseline(*args)
+        extracted = getattr(_READING, "extracted", None)
+        if getattr(_READING, "active", False) and extracted is not None and length > extracted:
+            _READING.extracted = len(text)  # trafilatura takes the rescue's text where it is longer
+        return body, text, length
+
+    def page_measure(tree: HtmlElement, clean: bool = True) -> str:
+        extracted, _READING.extracted = getattr(_READING, "extracted", None), None
+        if (
+            getattr(_READING, "active", False) and extracted is not None and clean
+            and isinstance(tree, HtmlElement) and extracted >= core.ESCALATION_PAGE_SHARE * _longest_page_text(tree)
+        ):
+            return ""
+        return html2txt(tree, clean)  # type: ignore[no-any-return]
+
+    setattr(core, "_extract_and_compare", recorded_extraction)  # noqa: B010 (not exported)
+    setattr(core, "baseline", recorded_rescue)  # noqa: B010
+    setattr(core, "html2txt", page_measure)  # noqa: B010
+
+
+def _longest_page_text(tree: HtmlElement) -> int:
+    """An upper bound of the length of ``trafilatura.html2txt(tree)``: the body's text less its
+    scripts and styles (html2txt's cleaning removes them, and more), plus one space before the
+    text and one before the tail of each block (its spacing), whitespace runs counted as they are."""
+    from trafilatura.baseline import _BLOCK_ELEMS
+
+    body = tree.find(".//body")
+    if body is None:
+        body = tree
+    longest = len(body.text_content()) + 2 * sum(1 for _ in body.iter(*_BLOCK_ELEMS))
+    for element in body.iter("script", "style"):  # raw text in HTML: never inside one another
+        longest -= len(element.text_content())
+    return longest
 
 
 def _too_deep(text: str) -> bool:
