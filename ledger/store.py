@@ -449,9 +449,12 @@ def merge_entities(connection: Connection, keep: int, other: int, now: datetime)
 
 _SOURCE = select(sources).where(sources.c.id == bindparam("id"))
 _BY_HASH_OR_URI = union_all(
-    # Every source with these bytes (a page that came back to earlier content has several) ...
-    select(sources.c.id, sources.c.content_hash, sources.c.uri)
-    .where(sources.c.scope == bindparam("scope"), sources.c.content_hash == bindparam("hash")),
+    # Every source with these bytes (a page that came back to earlier content has several), first
+    # revisions and later ones apart: each half has its own partial unique index, which a query
+    # uses only when it names the index's condition (else it scans the scope's sources) ...
+    *(select(sources.c.id, sources.c.content_hash, sources.c.uri)
+      .where(sources.c.scope == bindparam("scope"), sources.c.content_hash == bindparam("hash"), revision)
+      for revision in (sources.c.revision_of.is_(None), sources.c.revision_of.is_not(None))),
     # ... and the newest revision under the uri.
     select(
         select(sources.c.id, sources.c.content_hash, sources.c.uri)

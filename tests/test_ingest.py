@@ -335,6 +335,25 @@ def test_max_bytes_bounds_what_ingest_pdf_and_ingest_html_read(ledger: Ledger) -
     assert ledger.ingest_html(page, url="https://example.org/a", max_bytes=len(page)).created
 
 
+def test_looking_up_a_document_by_its_bytes_or_url_reads_only_its_own_rows(tmp_path: Path) -> None:
+    """Every ingest asks whether its bytes or its URL are stored already: with an index for each
+    question, not a scan of the scope's sources, which made ingesting into a large ledger slow."""
+    from ledger import store
+
+    with Ledger.open(tmp_path / "ledger.db") as ledger:
+        for page in range(3):
+            ledger.add_source(text=f"page {page}", uri="https://example.org/page")  # revisions
+        with ledger._engine.connect() as connection:
+            sql, names, *_ = store._plan(store._BY_HASH_OR_URI, connection.dialect)
+            given = {"scope": "default", "hash": "0" * 64, "uri": "https://example.org/page", "param_1": 1}
+            plan = [row[3] for row in connection.exec_driver_sql(
+                f"EXPLAIN QUERY PLAN {sql}", tuple(given.get(name, 0) for name in names))]
+    searches = [step for step in plan if "sources" in step]
+    assert searches and all(step.startswith("SEARCH sources USING INDEX") for step in searches), plan
+    assert sum("content_hash=?" in step for step in searches) == 2, plan  # first and later revisions
+    assert any("uri=?" in step for step in searches), plan
+
+
 def test_a_pdf_revision_reanchors_with_page_and_bbox(ledger: Ledger, clock) -> None:
     import pymupdf
 
