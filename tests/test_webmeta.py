@@ -154,6 +154,41 @@ def test_a_calendar_word_number_or_interface_word_is_not_an_author(value: str) -
 
 
 
+@pytest.mark.parametrize(
+    ("written", "author"),
+    [
+        ("View all posts by Daniel Lemire", "Daniel Lemire"),
+        ("Author: Jozsef Gegeny", "Jozsef Gegeny"),
+        ("Alyssa Newcomb Twitter Email", "Alyssa Newcomb"),
+        ("Oli Coleman View author archive Get author RSS feed", "Oli Coleman"),
+        ("Jeremy Herron More stories by Jeremy Herron", "Jeremy Herron"),
+        ("Jakob Ulbrich Blocked Unblock Follow Following", "Jakob Ulbrich"),
+        ("Margaret Talev margarettalev", "Margaret Talev"),
+        ("Jack Mirkinson Jack Mirkinson is an editor", "Jack Mirkinson"),
+        ("Andrea Stone Senior Washington Correspondent", "Andrea Stone"),
+        ("Jane Doe Staff Writer; Sam Stein Senior Politics Editor", "Jane Doe; Sam Stein"),
+        ("Steve Gillman Contributor", "Steve Gillman"),
+        ("Magen Gicinto; Chief People Officer", "Magen Gicinto"),
+        ("Mike Cason; Mcason Com", "Mike Cason"),
+        # names that only look like what is cut
+        ("Tom Writer", "Tom Writer"),
+        ("World's Editorial Writers", "World's Editorial Writers"),
+        ("The Editorial Board", "The Editorial Board"),
+        ("Justus von Daniels", "Justus von Daniels"),
+        ("Marcus De Guzman", "Marcus De Guzman"),
+    ],
+)
+def test_what_a_byline_writes_around_a_name_is_cut(written: str, author: str) -> None:
+    assert read_html(_page(f"<meta name='author' content=\"{written}\">")).author == author
+
+
+@pytest.mark.parametrize("value", ["Speicherguide De", "Routard com", "Username o Email", "Editor", "Senior Editor"])
+def test_a_domain_a_login_form_or_a_job_title_is_no_author(value: str) -> None:
+    assert read_html(_page(f"<meta name='author' content='{value}'>")).author is None
+    byline = f"<span class='author'>{value}</span><span class='author-name'>Erin Cunningham</span>"
+    assert read_html(_page(before=byline)).author == "Erin Cunningham"  # the byline search goes on
+
+
 @pytest.mark.parametrize("name", ["Sun Jun", "April May", "Jan Smith"])
 def test_names_made_of_calendar_words_are_names(name: str) -> None:
     assert read_html(_page(f"<meta name='author' content='{name}'>")).author == name

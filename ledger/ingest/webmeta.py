@@ -200,11 +200,14 @@ _SECTION_HEADING = re.compile(
 def _persons(authors: str | None) -> str | None:
     """The names of an author value ("A; B") that can be a person's or a desk's: not a month or
     weekday name alone, a number, a word of the page's interface ("Username", "Sign in", a lone "By")
-    or a placeholder; of names written twice in different case, the first not in capitals."""
+    or a placeholder; of names written twice in different case, the first not in capitals. What
+    a byline adds to a name is cut (:func:`_name_only`)."""
     if not authors:
         return authors
     kept: dict[str, str] = {}
-    for name in authors.split("; "):
+    for written in authors.split("; "):
+        if not (name := _name_only(written)):
+            continue
         words = name.lower().replace(".", " ").split()
         letters = [word for word in words if not word.isdigit()]
         if not letters or " ".join(words) in _NOT_NAMES or (len(letters) == 1 and letters[0] in _CALENDAR):
@@ -213,6 +216,56 @@ def _persons(authors: str | None) -> str | None:
         if key not in kept or (kept[key].isupper() and not name.isupper()):
             kept[key] = name
     return "; ".join(kept.values()) or None
+
+
+def _name_only(name: str) -> str:
+    """A name without what bylines write around it: a lead-in ("View all posts by", "Author:"), the
+    links after it ("Twitter Email", "View author archive", "Follow"), a job title ("Senior
+    Politics Editor", "Contributor", "is an editor"), the name again or as a handle ("Margaret
+    Talev margarettalev"); "" for what is no person's name: a domain ("Speicherguide De"), a
+    login form's words ("Username o Email"), a job title alone ("Chief People Officer")."""
+    name = _LEAD_IN.sub("", name)
+    if repeated := _REPEATED.match(name):
+        name = repeated[1]
+    before = None
+    while before != name:
+        before, name = name, _TRAILING.sub("", name)
+    if (role := _ROLE_TITLE.search(name)) and len(name[:role.start()].split()) != 1:
+        name = name[:role.start()]  # a job title after a name, or alone ("Tom Writer" is a name)
+    words = name.split()
+    if len(words) > 1 and words[-1].islower() and words[-1] == "".join(words[:-1]).lower():
+        words.pop()  # the name once more as a handle
+    lowered = [word.lower() for word in words]
+    if not words or (len(words) <= 3 and lowered[-1] in _DOMAINS) or not _NOT_NAME_WORDS.isdisjoint(lowered):
+        return ""
+    return " ".join(words)
+
+
+_ROLE = r"(?:correspondent|editor|writer|reporter|contributor|columnist|journalist|producer|officer)"  # one person's
+_ROLE_MODIFIER = (r"(?:senior|chief|staff|contributing|managing|executive|deputy|associate|special|guest|"
+                  r"national|foreign|political|politics|general|assistant)")
+_LEAD_IN = re.compile(
+    r"^(?:(?:(?:view|see) )?all (?:posts|articles|stories)|more (?:posts|articles|stories)|posted|written|"
+    r"published|reported|story|text|words|photos?)\s+by\b[:\s]*|^(?:author|autor|auteur|autore|autora|verfasser|par)\b[:\s]+",
+    re.IGNORECASE,
+)
+_REPEATED = re.compile(r"^(\w[\w'.-]*(?: \w[\w'.-]*)+) \1\b", re.IGNORECASE)  # "Jack Mirkinson Jack Mirkinson is …"
+_TRAILING = re.compile(
+    r"(?:^|\s+)(?:twitter|email|e-mail|facebook|linkedin|instagram|rss|follow|following|blocked|unblock|"
+    r"view author archive|get author rss feed|(?:more|all) (?:posts|articles|stories) by\b.*|"
+    r"(?:view|see) all (?:posts|articles|stories)\b.*|is an? \w.*)$",
+    re.IGNORECASE,
+)
+# A job title: the role, or modifiers, up to two words of its own ("Washington"), then the role.
+_ROLE_TITLE = re.compile(rf"(?:^|\s+)(?:(?:{_ROLE_MODIFIER} )+(?:\w+ ){{0,2}})?{_ROLE}$", re.IGNORECASE)
+# The last word of a name made from a domain or an e-mail address ("Lefigaro Fr", "Mcason Com").
+_DOMAINS = frozenset({"com", "net", "org", "info", "de", "fr", "es", "it", "uk", "ru", "pl", "nl", "at", "ch", "sk",
+                      "cz", "ca", "io", "co"})
+# Words no name holds: a web address's, a login form's.
+_NOT_NAME_WORDS = frozenset({
+    "www", "username", "password", "login", "logged", "logout", "passwort", "benutzername", "anmelden", "identifiant",
+    "connexion", "usuario", "contraseña", "регистрация", "вход", "логин", "пароль",
+})
 
 
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
