@@ -132,8 +132,8 @@ def _document(
     # As in trafilatura: a schema it cannot map costs that block, not the page.
     with contextlib.suppress(ArithmeticError, AttributeError, LookupError, RecursionError, TypeError, ValueError):
         _json_ld(json_ld, found)
-    if not found.title:
-        found.title = _page_title(tree, head)
+    if not found.title or "\ufffd" in found.title:  # bytes not of the page's charset: a mangled title
+        found.title = _page_title(tree, head) or found.title
     found.author = _persons(found.author)
     if not found.author and any(hint in lowered for hint in _BYLINE_HINTS):
         found.author = _byline(tree)
