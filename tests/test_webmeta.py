@@ -338,6 +338,20 @@ def test_title_site_description_and_canonical_url() -> None:
     assert draft.metadata["language"] == "en"
 
 
+@pytest.mark.parametrize(
+    ("site", "publisher"),
+    [
+        ("Copyright (c) Camden All Rights Reserved.", "Camden"),
+        ("G DATA CyberDefense AG, 2026. All rights reserved.", "G DATA CyberDefense AG"),
+        ("Copyright © 2014 by California Community Colleges Chancellor's Office",
+         "California Community Colleges Chancellor's Office"),
+        ("Copyright Clearance Center", "Copyright Clearance Center"),  # a name, not a notice
+    ],
+)
+def test_a_site_name_written_as_a_copyright_notice_is_its_holder(site: str, publisher: str) -> None:
+    assert read_html(_page(f"<meta property='og:site_name' content=\"{site}\">")).publisher == publisher
+
+
 def test_section_and_tags_from_meta_tags() -> None:
     head = (
         "<meta property='article:section' content='Local news'>"

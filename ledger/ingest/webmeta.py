@@ -144,7 +144,7 @@ def _document(
     if not found.sitename:
         found.sitename = extract_sitename(tree)
     if found.sitename:
-        found.sitename = found.sitename.lstrip("@")  # a Twitter handle
+        found.sitename = _copyright_holder(found.sitename.lstrip("@"))  # (a Twitter handle)
         if found.sitename and "." not in found.sitename and not found.sitename[0].isupper():
             found.sitename = found.sitename.title()
     elif found.url and (host := _HOST.match(found.url)):
@@ -159,6 +159,20 @@ def _document(
     found.license = _license(tree, lowered)
     found.clean_and_trim()
     return found
+
+
+def _copyright_holder(name: str) -> str:
+    """A site name written as a copyright notice ("Copyright © 2014 by Camden. All rights
+    reserved."), as its holder ("Camden"); other names as they are."""
+    if not _COPYRIGHT_MARK.search(name):
+        return name
+    return _COPYRIGHT_TRAIL.sub("", _COPYRIGHT_LEAD.sub("", name)) or name
+
+
+_COPYRIGHT_MARK = re.compile(r"\(c\)|©|all rights reserved|copyright\s+(?:\d{4}|by\b)", re.IGNORECASE)
+_YEARS = r"\d{4}(?:\s*[-–]\s*\d{4})?"
+_COPYRIGHT_LEAD = re.compile(rf"^(?:\s*(?:copyright\b|\(c\)|©|{_YEARS}|,))+\s*(?:by\s+)?", re.IGNORECASE)
+_COPYRIGHT_TRAIL = re.compile(rf"(?:[\s,.]*(?:{_YEARS}|all rights reserved))*[\s,.]*$", re.IGNORECASE)
 
 
 _HOST = re.compile(r"https?://(?:www\.|w[0-9]+\.)?([^/]+)")
