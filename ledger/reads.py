@@ -119,8 +119,14 @@ def _evidence_ids(all_versions: bool) -> Any:
 
 
 @cache
-def _claims_statement(shape: tuple[Any, ...]) -> Select[Any]:
+def _claims_statement(shape: tuple[Any, ...], *, by_ids: bool = False) -> Select[Any]:
+    """The claims statement of a filter shape; ``by_ids`` for one that adds an id filter, which
+    then picks the rows (the scope only filters them)."""
     subject_kind, has_predicate, object_kind, time_mode, all_versions, statuses = shape
+    # The (scope, subject, predicate) index serves a read by subject, or by scope alone; a read
+    # by ids must not search the scope's claims, as SQLite without statistics would (it takes
+    # scope = ? for ten rows).
+    scope = store.unindexed(_c.c.scope) if by_ids else _c.c.scope
     statement = (
         select(
             _c.c.id, _c.c.scope, _c.c.subject_id, _subject.c.name.label("subject_name"), _c.c.predicate,
@@ -132,7 +138,7 @@ def _claims_statement(shape: tuple[Any, ...]) -> Select[Any]:
         .join(_v, _v.c.claim_id == _c.c.id)
         .join(_subject, _subject.c.id == _c.c.subject_id)
         .outerjoin(_object, _object.c.id == _c.c.object_id)
-        .where(_c.c.scope == bindparam("scope"))
+        .where(scope == bindparam("scope"))
     )
     for kind, column in (("subject", _c.c.subject_id), ("object", _c.c.object_id)):
         mode = subject_kind if kind == "subject" else object_kind
@@ -272,7 +278,7 @@ def claim_record(row: Mapping[Any, Any]) -> Claim:
 
 @cache
 def _versions_statement() -> Select[Any]:
-    base = _claims_statement((None, False, None, None, True, ()))
+    base = _claims_statement((None, False, None, None, True, ()), by_ids=True)
     return base.where(store.one_of(_c.c.id, "ids"))
 
 

@@ -111,6 +111,35 @@ def one_of(column: ColumnElement[Any], name: str) -> ColumnElement[bool]:
     """``column`` is one of the values of list parameter ``name`` (any number of values)."""
     return _OneOf(column, name)
 
+
+class _Unindexed(ColumnElement[Any]):
+    """A column SQLite must not look up through an index: ``+column`` there, the column elsewhere."""
+
+    inherit_cache = True
+    _traverse_internals = [("column", InternalTraversal.dp_clauseelement)]
+
+    def __init__(self, column: ColumnElement[Any]) -> None:
+        self.column = column
+        self.type = column.type
+
+
+@compiles(_Unindexed)
+def _unindexed_default(element: _Unindexed, compiler: SQLCompiler, **kw: Any) -> str:
+    return compiler.process(element.column, **kw)
+
+
+@compiles(_Unindexed, "sqlite")
+def _unindexed_sqlite(element: _Unindexed, compiler: SQLCompiler, **kw: Any) -> str:
+    return f"+{compiler.process(element.column, **kw)}"
+
+
+def unindexed(column: ColumnElement[Any]) -> ColumnElement[Any]:
+    """``column`` as a filter only: SQLite will not search an index on it (its documented unary
+    ``+``). Without statistics SQLite takes ``scope = ?`` for a handful of rows, when it is
+    every row of the scope, and searches the scope's rows rather than a selective lookup
+    (ids, an object); PostgreSQL, which has statistics, gets the plain column."""
+    return _Unindexed(column)
+
 # ---------------------------------------------------------------- clock and ids
 
 _READ_CLOCK = select(clock.c.last_recorded_at).where(clock.c.id == 1)

@@ -1,0 +1,46 @@
+"""Statements the API runs on every call read the rows they need through an index, not every
+claim of the scope: SQLite plans without statistics and takes ``scope = ?`` for ten rows, so
+a statement naming the scope and a selective condition on another index searches the scope."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ledger import Ledger, reads, store
+
+
+@pytest.fixture
+def filled(tmp_path: Path) -> Any:
+    """A SQLite ledger (plans are SQLite's) with claims in two scopes."""
+    with Ledger.open(tmp_path / "ledger.db") as ledger:
+        for scope in ("default", "other"):
+            source = ledger.add_source(text="Ann works for Acme. Bob works for Acme.", scope=scope)
+            for name in ("Ann", "Bob"):
+                ledger.assert_claim(name, "employer", "Acme", scope=scope,
+                                    evidence=[ledger.cite(source, f"{name} works for Acme")])
+        yield ledger
+
+
+def plan(ledger: Ledger, statement: Any, **given: Any) -> list[str]:
+    """SQLite's query plan of a prebuilt statement, its parameters given by name (0 if not)."""
+    with ledger._engine.connect() as connection:
+        sql, names, _, fixed, _ = store._plan(statement, connection.dialect)
+        values = {**fixed, **given}
+        return [row[3] for row in connection.exec_driver_sql(
+            f"EXPLAIN QUERY PLAN {sql}", tuple(values.get(name, 0) for name in names))]
+
+
+def test_a_claim_by_id_is_read_by_its_id_not_among_its_scopes_claims(filled: Ledger) -> None:
+    """Every assert_claim, claim(), confirm(), dispute(), retract(), supersede() and explain()
+    reads the claim's versions by id; searching the scope's claims for it grew with the scope."""
+    steps = plan(filled, reads._versions_statement(), scope="default", ids="[1]")
+    claims = [step for step in steps if " claims " in f" {step} "]
+    assert claims == ["SEARCH claims USING INTEGER PRIMARY KEY (rowid=?)"], steps
+    [claim] = filled.claims("Ann", "employer")
+    assert filled.claim(claim.id).id == claim.id
+    with filled._engine.connect() as connection:  # the scope still filters
+        assert reads.claim_versions(connection, [claim.id], "other") == []
+        assert [c.id for c in reads.claim_versions(connection, [claim.id], "default")] == [claim.id]
