@@ -124,9 +124,11 @@ def _claims_statement(shape: tuple[Any, ...], *, by_ids: bool = False) -> Select
     then picks the rows (the scope only filters them)."""
     subject_kind, has_predicate, object_kind, time_mode, all_versions, statuses = shape
     # The (scope, subject, predicate) index serves a read by subject, or by scope alone; a read
-    # by ids must not search the scope's claims, as SQLite without statistics would (it takes
-    # scope = ? for ten rows).
-    scope = store.unindexed(_c.c.scope) if by_ids else _c.c.scope
+    # by ids or by object (without a subject) must not search the scope's claims, as SQLite
+    # without statistics would (it takes scope = ? for ten rows): the ids or the object index
+    # find its rows.
+    by_object = subject_kind is None and object_kind is not None
+    scope = store.unindexed(_c.c.scope) if by_ids or by_object else _c.c.scope
     statement = (
         select(
             _c.c.id, _c.c.scope, _c.c.subject_id, _subject.c.name.label("subject_name"), _c.c.predicate,

@@ -44,3 +44,18 @@ def test_a_claim_by_id_is_read_by_its_id_not_among_its_scopes_claims(filled: Led
     with filled._engine.connect() as connection:  # the scope still filters
         assert reads.claim_versions(connection, [claim.id], "other") == []
         assert [c.id for c in reads.claim_versions(connection, [claim.id], "default")] == [claim.id]
+
+
+def test_claims_about_an_object_are_found_by_the_object_index(filled: Ledger) -> None:
+    """claims(object=...) searched every claim of the scope for those with the object."""
+    for kind, given in (("name", {"object_name": "acme"}), ("id", {"object_id": 3})):
+        shape = (None, False, kind, "at", False, tuple(sorted(reads.VISIBLE_STATUSES)))
+        steps = plan(filled, reads._claims_statement(shape), scope="default", **given)
+        claims = [step for step in steps if step.startswith(("SEARCH claims", "SCAN claims"))]
+        assert claims == ["SEARCH claims USING INDEX ix_claims_object_id (object_id=?)"], steps
+    acme = filled.resolve("Acme")
+    assert acme is not None
+    assert sorted(c.subject for c in filled.claims(object="Acme")) == ["Ann", "Bob"]
+    assert sorted(c.subject for c in filled.claims(object=acme.id)) == ["Ann", "Bob"]
+    assert filled.claims(object=acme.id, scope="other") == []  # another scope's entity: none of its claims
+    assert len(filled.claims(object="Acme", scope="other")) == 2
