@@ -231,7 +231,8 @@ class Ledger:
 
         def work(connection: Connection, now: datetime, ids: store.Ids) -> Entity:
             store.merge_entities(connection, keep_id, other_id, now)
-            assertions.refuse_functional_overlaps(connection, subjects=store.merged_ids(connection, keep_id),
+            assertions.refuse_functional_overlaps(connection, scope=kept.scope,
+                                                  subjects=store.merged_ids(connection, keep_id),
                                                   because=f"merging entity {other_id} into {keep_id}")
             return _entity(connection, keep_id)
 

@@ -843,7 +843,7 @@ def change_status(
     if status == "confirmed":  # confirming one side of a live conflict would leave two undisputed values
         subject = connection.execute(select(store.claims.c.subject_id).where(store.claims.c.id == claim)).scalar_one()
         root = _entity_scopes(connection, {subject})[subject][1]
-        refuse_functional_overlaps(connection, subjects=store.merged_ids(connection, root),
+        refuse_functional_overlaps(connection, scope=scope, subjects=store.merged_ids(connection, root),
                                    because=f"confirming claim {claim}")
 
 
@@ -1025,20 +1025,29 @@ def _linked(connection: Connection, claim: int, *, kind: str | None = None) -> s
     return {a if b == claim else b for a, b in connection.execute(query).all()} - {claim}
 
 
+_KEYS = select(store.claims.c.scope, store.claims.c.subject_id, store.claims.c.predicate).distinct()
+# By scope and subjects: the (scope, subject, predicate) index finds them; by subjects alone
+# it was read whole, every claim of every scope.
+_SUBJECT_KEYS = _KEYS.where(store.claims.c.scope == bindparam("scope"), store.one_of(store.claims.c.subject_id, "ids"))
+_PREDICATE_KEYS = _KEYS.where(store.claims.c.predicate == bindparam("predicate"))
+
+
 def refuse_functional_overlaps(
-    connection: Connection, *, subjects: Sequence[int] = (), predicate: str | None = None, because: str
+    connection: Connection, *, scope: str | None = None, subjects: Sequence[int] = (), predicate: str | None = None,
+    because: str,
 ) -> None:
-    """Raise Conflict when claims about ``subjects`` (or with ``predicate``) now give a functional
-    predicate two undisputed values at the same time, as a merge or a redeclaration can.
+    """Raise Conflict when claims about ``subjects`` of ``scope`` (or with ``predicate``, in any
+    scope) now give a functional predicate two undisputed values at the same time, as a merge or
+    a redeclaration can.
 
     Runs inside the write transaction after the change, so refusing undoes it.
     """
-    keys_query = select(store.claims.c.scope, store.claims.c.subject_id, store.claims.c.predicate).distinct()
     if predicate is not None:
-        keys = {tuple(r) for r in connection.execute(keys_query.where(store.claims.c.predicate == predicate))}
+        keys = {tuple(r) for r in connection.execute(_PREDICATE_KEYS, {"predicate": predicate})}
     else:
-        keys = {tuple(r) for r in connection.execute(
-            keys_query.where(store.one_of(store.claims.c.subject_id, "ids")), {"ids": sorted(set(subjects))})}
+        if scope is None:
+            raise TypeError("refuse_functional_overlaps needs the scope of the subjects")
+        keys = {tuple(r) for r in connection.execute(_SUBJECT_KEYS, {"scope": scope, "ids": sorted(set(subjects))})}
     rows = [r for r in store.standing_claims(connection, keys) if r["status"] != "disputed"
             and not _never_valid(r)]
     roots = _entity_scopes(connection, {r["subject_id"] for r in rows})

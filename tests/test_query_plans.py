@@ -59,3 +59,26 @@ def test_claims_about_an_object_are_found_by_the_object_index(filled: Ledger) ->
     assert sorted(c.subject for c in filled.claims(object=acme.id)) == ["Ann", "Bob"]
     assert filled.claims(object=acme.id, scope="other") == []  # another scope's entity: none of its claims
     assert len(filled.claims(object="Acme", scope="other")) == 2
+
+
+def test_a_merge_or_confirmation_reads_only_the_claims_of_its_subjects(filled: Ledger) -> None:
+    """merge_entities() and confirm() look for the claims of the merged subjects that now
+    overlap; the subjects' ids alone read every claim of every scope."""
+    from ledger import assertions
+
+    steps = plan(filled, assertions._SUBJECT_KEYS, scope="default", ids="[1]")
+    claims = [step for step in steps if step.startswith(("SEARCH claims", "SCAN claims"))]
+    assert claims == [
+        "SEARCH claims USING COVERING INDEX ix_claims_scope_subject_predicate (scope=? AND subject_id=?)"], steps
+
+
+def test_a_merge_that_would_give_a_functional_predicate_two_values_is_still_refused(tmp_path: Path) -> None:
+    from ledger import Conflict
+
+    with Ledger.open(tmp_path / "ledger.db") as ledger:
+        source = ledger.add_source(text="Ann is 30. Anna is 31.")
+        ledger.assert_claim("Ann", "age", value=30, evidence=[ledger.cite(source, "Ann is 30")])
+        ledger.assert_claim("Anna", "age", value=31, evidence=[ledger.cite(source, "Anna is 31")])
+        with pytest.raises(Conflict, match="two undisputed values"):
+            ledger.merge_entities("Ann", "Anna")
+        assert ledger.resolve("Anna").merged_into is None  # type: ignore[union-attr]
