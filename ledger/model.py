@@ -208,6 +208,9 @@ class Evidence(Table, table=True):
         # which rows a newer revision carried forward: looked up for every row a revision may carry
         Index("ix_evidence_reanchored_from", "reanchored_from", sqlite_where=text("reanchored_from IS NOT NULL"),
               postgresql_where=text("reanchored_from IS NOT NULL")),
+        # the rows flagged stale, by claim: stale_evidence() reads these, not the scope's evidence
+        Index("ix_evidence_stale_claim_id", "claim_id", sqlite_where=text("stale_at IS NOT NULL"),
+              postgresql_where=text("stale_at IS NOT NULL")),
     )
 
     id: int | None = Field(default=None, primary_key=True)

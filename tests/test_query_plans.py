@@ -82,3 +82,22 @@ def test_a_merge_that_would_give_a_functional_predicate_two_values_is_still_refu
         with pytest.raises(Conflict, match="two undisputed values"):
             ledger.merge_entities("Ann", "Anna")
         assert ledger.resolve("Anna").merged_into is None  # type: ignore[union-attr]
+
+
+def test_stale_evidence_reads_the_rows_flagged_stale_not_the_scopes_evidence(tmp_path: Path) -> None:
+    """stale_evidence(scope) searched the evidence of every claim of the scope for the few rows
+    flagged stale; an index holds only those now, and each scope gets its own."""
+    from ledger import queries
+
+    with Ledger.open(tmp_path / "ledger.db") as ledger:
+        for scope in ("default", "other"):
+            page = ledger.add_source(text=f"In {scope} Ann works for Acme.", uri="https://example.org/a", scope=scope)
+            ledger.assert_claim("Ann", "employer", "Acme", scope=scope,
+                                evidence=[ledger.cite(page, "Ann works for Acme")])
+            ledger.add_source(text=f"In {scope} nobody works.", uri="https://example.org/a", scope=scope)
+        steps = plan(ledger, queries.statement("stale_evidence"), scope="default")
+        assert steps[0] == "SCAN e USING INDEX ix_evidence_stale_claim_id", steps
+        assert not any("claims" in step and "scope" in step for step in steps), steps
+        for scope in ("default", "other"):
+            [stale] = ledger.stale_evidence(scope=scope)
+            assert ledger.source(stale.source_id).scope == scope
