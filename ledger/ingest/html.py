@@ -754,7 +754,9 @@ def _skip_needless_page_measure() -> None:
     longer than the bound of :func:`_longest_page_text`; where a fifth of that bound is not more
     than trafilatura's text, the retry cannot happen, and the measure is answered with an empty
     text, which fails the test as the real one would. The length of trafilatura's text is
-    recorded as its extraction and its baseline rescue return it.
+    recorded as its extraction and its baseline rescue return it. A page html2txt cannot render
+    (a control character from a character reference) is not retried either, where trafilatura
+    gave up on it.
     Installed once, for read_html's calls only; a trafilatura without these steps is left as it is.
     """
     import importlib
@@ -785,13 +787,23 @@ def _skip_needless_page_measure() -> None:
         return body, text, length
 
     def page_measure(tree: HtmlElement, clean: bool = True) -> str:
-        extracted, _READING.extracted = getattr(_READING, "extracted", None), None
-        if (
-            getattr(_READING, "active", False) and extracted is not None and clean
-            and isinstance(tree, HtmlElement) and extracted >= core.ESCALATION_PAGE_SHARE * _longest_page_text(tree)
-        ):
+        if not getattr(_READING, "active", False):
+            return html2txt(tree, clean)  # type: ignore[no-any-return]
+        extracted = getattr(_READING, "extracted", None)
+        try:
+            if (
+                extracted is not None and clean and isinstance(tree, HtmlElement)
+                and extracted >= core.ESCALATION_PAGE_SHARE * _longest_page_text(tree)
+            ):
+                return ""
+            return html2txt(tree, clean)  # type: ignore[no-any-return]
+        except ValueError:
+            # lxml refuses to write a form feed or another control character that a character
+            # reference put in the page (&#12;) back into a copy; trafilatura then gave up on the
+            # whole page. Unmeasured, the page is read as it is, as where the measure is spared.
             return ""
-        return html2txt(tree, clean)  # type: ignore[no-any-return]
+        finally:
+            _READING.extracted = None
 
     setattr(core, "_extract_and_compare", recorded_extraction)  # noqa: B010 (not exported)
     setattr(core, "baseline", recorded_rescue)  # noqa: B010
