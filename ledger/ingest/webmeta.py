@@ -132,13 +132,16 @@ def _document(
     # As in trafilatura: a schema it cannot map costs that block, not the page.
     with contextlib.suppress(ArithmeticError, AttributeError, LookupError, RecursionError, TypeError, ValueError):
         _json_ld(json_ld, found)
-    if not found.title or "\ufffd" in found.title:  # bytes not of the page's charset: a mangled title
-        found.title = _page_title(tree, head) or found.title
-    found.author = _persons(found.author)
-    if not found.author and any(hint in lowered for hint in _BYLINE_HINTS):
-        found.author = _byline(tree)
+    if not found.title:
+        found.title = _page_title(tree, head)
+    elif "\ufffd" in found.title and (own := _page_title(tree, head)) and "\ufffd" not in own:
+        found.title = own  # the declared title was in bytes of another charset than the page's
     if not found.url:
         found.url = extract_url(tree, url)
+    host = _host(found.url or url)  # the page's own (canonical) host: a copy may be read elsewhere
+    found.author = _persons(found.author, host)
+    if not found.author and any(hint in lowered for hint in _BYLINE_HINTS):
+        found.author = _byline(tree, host)
     if found.url:
         found.hostname = extract_domain(found.url, fast=True)
     if not found.sitename:
@@ -164,18 +167,24 @@ def _document(
 def _copyright_holder(name: str) -> str:
     """A site name written as a copyright notice ("Copyright © 2014 by Camden. All rights
     reserved."), as its holder ("Camden"); other names as they are."""
-    if not _COPYRIGHT_MARK.search(name):
+    if len(name) > _LONGEST_NAME or not _COPYRIGHT_MARK.search(name):
         return name
     return _COPYRIGHT_TRAIL.sub("", _COPYRIGHT_LEAD.sub("", name)) or name
 
 
 _COPYRIGHT_MARK = re.compile(r"\(c\)|©|all rights reserved|copyright\s+(?:\d{4}|by\b)", re.IGNORECASE)
-_YEARS = r"\d{4}(?:\s*[-–]\s*\d{4})?"
-_COPYRIGHT_LEAD = re.compile(rf"^(?:\s*(?:copyright\b|\(c\)|©|{_YEARS}|,))+\s*(?:by\s+)?", re.IGNORECASE)
-_COPYRIGHT_TRAIL = re.compile(rf"(?:[\s,.]*(?:{_YEARS}|all rights reserved))*[\s,.]*$", re.IGNORECASE)
+_YEARS = r"(?:19|20)\d\d(?:\s*[-–]\s*(?:19|20)\d\d)?\b"  # not "1843 Magazine"
+_COPYRIGHT_LEAD = re.compile(rf"^(?:\s*(?:copyright\b|\(c\)|©|{_YEARS}|,))+\s*(?:by\b\s*(?=\S))?", re.IGNORECASE)
+_COPYRIGHT_TRAIL = re.compile(rf"(?:[\s,]*(?:{_YEARS}|all rights reserved|copyright|\(c\)|©)\.?)*\s*$", re.IGNORECASE)
 
 
 _HOST = re.compile(r"https?://(?:www\.|w[0-9]+\.)?([^/]+)")
+
+
+def _host(url: str | None) -> str | None:
+    """A URL's host in lower case, without "www." and port."""
+    found = _HOST.match(url or "")
+    return found[1].lower().rsplit(":", 1)[0] if found else None
 
 
 def _unspaced_name(word: str) -> bool:
@@ -211,16 +220,16 @@ _SECTION_HEADING = re.compile(
 )
 
 
-def _persons(authors: str | None) -> str | None:
+def _persons(authors: str | None, host: str | None = None) -> str | None:
     """The names of an author value ("A; B") that can be a person's or a desk's: not a month or
     weekday name alone, a number, a word of the page's interface ("Username", "Sign in", a lone "By")
     or a placeholder; of names written twice in different case, the first not in capitals. What
-    a byline adds to a name is cut (:func:`_name_only`)."""
+    a byline adds to a name is cut (:func:`_name_only`; ``host``: the page's)."""
     if not authors:
         return authors
     kept: dict[str, str] = {}
     for written in authors.split("; "):
-        if not (name := _name_only(written)):
+        if not (name := _name_only(written, host)):
             continue
         words = name.lower().replace(".", " ").split()
         letters = [word for word in words if not word.isdigit()]
@@ -232,12 +241,16 @@ def _persons(authors: str | None) -> str | None:
     return "; ".join(kept.values()) or None
 
 
-def _name_only(name: str) -> str:
+def _name_only(name: str, host: str | None = None) -> str:
     """A name without what bylines write around it: a lead-in ("View all posts by", "Author:"), the
     links after it ("Twitter Email", "View author archive", "Follow"), a job title ("Senior
     Politics Editor", "Contributor", "is an editor"), the name again or as a handle ("Margaret
-    Talev margarettalev"); "" for what is no person's name: a domain ("Speicherguide De"), a
-    login form's words ("Username o Email"), a job title alone ("Chief People Officer")."""
+    Talev margarettalev"); "" for what is no person's name: the page's domain ("Speicherguide
+    De" on speicherguide.de) or an e-mail address's ("Mcason Com"), a login form's words
+    ("Username o Email"), a job title alone ("Chief People Officer"). Values longer than any
+    name are left as they are (the patterns would take quadratic time on them)."""
+    if len(name) > _LONGEST_NAME:
+        return name
     name = _LEAD_IN.sub("", name)
     if repeated := _REPEATED.match(name):
         name = repeated[1]
@@ -250,17 +263,24 @@ def _name_only(name: str) -> str:
     if len(words) > 1 and words[-1].islower() and words[-1] == "".join(words[:-1]).lower():
         words.pop()  # the name once more as a handle
     lowered = [word.lower() for word in words]
-    if not words or (len(words) <= 3 and lowered[-1] in _DOMAINS) or not _NOT_NAME_WORDS.isdisjoint(lowered):
+    if not words or not _NOT_NAME_WORDS.isdisjoint(lowered):
         return ""
+    domain = ".".join(lowered)
+    if len(words) <= 3 and (lowered[-1] in _MAIL_DOMAINS or (host is not None and f".{host}".endswith(f".{domain}"))):
+        return ""  # "Mcason Com"; "Lefigaro Fr" on lefigaro.fr ("Zhu De" is a name)
     return " ".join(words)
 
 
+_LONGEST_NAME = 200
 _ROLE = r"(?:correspondent|editor|writer|reporter|contributor|columnist|journalist|producer|officer)"  # one person's
+# Roles that are no one's surname, cut without a modifier ("Steve Gillman Contributor"; "Mary Ann Writer" stays).
+_BARE_ROLE = r"(?:correspondent|editor|reporter|contributor|columnist|journalist)"
 _ROLE_MODIFIER = (r"(?:senior|chief|staff|contributing|managing|executive|deputy|associate|special|guest|"
                   r"national|foreign|political|politics|general|assistant)")
 _LEAD_IN = re.compile(
     r"^(?:(?:(?:view|see) )?all (?:posts|articles|stories)|more (?:posts|articles|stories)|posted|written|"
-    r"published|reported|story|text|words|photos?)\s+by\b[:\s]*|^(?:author|autor|auteur|autore|autora|verfasser|par)\b[:\s]+",
+    r"published|reported|story|text|words|photos?)\s+by\b[:\s]*|^(?:author|autor|auteur|autore|autora|verfasser)\b[:\s]+|"
+    r"^par\s+(?=\S+\s+\S)",  # French "by" before a name of two words or more ("Par Lagerkvist" is a name)
     re.IGNORECASE,
 )
 _REPEATED = re.compile(r"^(\w[\w'.-]*(?: \w[\w'.-]*)+) \1\b", re.IGNORECASE)  # "Jack Mirkinson Jack Mirkinson is …"
@@ -270,11 +290,10 @@ _TRAILING = re.compile(
     r"(?:view|see) all (?:posts|articles|stories)\b.*|is an? \w.*)$",
     re.IGNORECASE,
 )
-# A job title: the role, or modifiers, up to two words of its own ("Washington"), then the role.
-_ROLE_TITLE = re.compile(rf"(?:^|\s+)(?:(?:{_ROLE_MODIFIER} )+(?:\w+ ){{0,2}})?{_ROLE}$", re.IGNORECASE)
-# The last word of a name made from a domain or an e-mail address ("Lefigaro Fr", "Mcason Com").
-_DOMAINS = frozenset({"com", "net", "org", "info", "de", "fr", "es", "it", "uk", "ru", "pl", "nl", "at", "ch", "sk",
-                      "cz", "ca", "io", "co"})
+# A job title: modifiers, up to two words of its own ("Washington"), then the role; or a bare role.
+_ROLE_TITLE = re.compile(rf"(?:^|\s+)(?:(?:{_ROLE_MODIFIER} )+(?:\w+ ){{0,2}}{_ROLE}|{_BARE_ROLE})$", re.IGNORECASE)
+# The last word of a name made from an e-mail address ("Mcason Com"): no name ends so.
+_MAIL_DOMAINS = frozenset({"com", "net", "org", "info"})
 # Words no name holds: a web address's, a login form's.
 _NOT_NAME_WORDS = frozenset({
     "www", "username", "password", "login", "logged", "logout", "passwort", "benutzername", "anmelden", "identifiant",
@@ -378,7 +397,7 @@ _DISCARD_CLASS = re.compile(
 )
 
 
-def _byline(tree: HtmlElement) -> str | None:
+def _byline(tree: HtmlElement, host: str | None) -> str | None:
     from trafilatura.json_metadata import normalize_authors
 
     found: list[Any] = []  # <author> elements and the marking attributes' values, in document order
@@ -406,7 +425,7 @@ def _byline(tree: HtmlElement) -> str | None:
             _byline_text(element, pieces)
             text = " ".join(" ".join(pieces).split())
             # A candidate whose text names nobody ("Sign in", a date) gives way to the next one.
-            if 2 < len(text) < 120 and (name := _persons(normalize_authors(None, _DATE_WORDS.sub("", text)))):
+            if 2 < len(text) < 120 and (name := _persons(normalize_authors(None, _DATE_WORDS.sub("", text)), host)):
                 return name
     return None
 
