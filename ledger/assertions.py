@@ -27,7 +27,7 @@ from ledger.claims import (
     encode_value,
     object_key,
 )
-from ledger.entities import canonical_label, check_name, check_text, normalize_name
+from ledger.entities import canonical_label, check_name, check_text, check_utf8_size, normalize_name
 from ledger.errors import (
     Conflict,
     InvalidInput,
@@ -43,6 +43,10 @@ ClaimRef = Claim | ClaimId | int
 ASSERTABLE_STATUSES = ("reported", "confirmed", "disputed")
 MAX_PREDICATE_LENGTH = 200
 MAX_LABEL_LENGTH = 200
+#: A scope as stored ("quarantine:" included) is also at most this many bytes of UTF-8: it leads
+#: the indexes PostgreSQL limits to 2,704 bytes a row, beside a folded name (entities.MAX_NAME_BYTES)
+#: or a source's uri (sources.MAX_URI_BYTES). 200 ASCII characters are 200 bytes; a Chinese one is 3.
+MAX_SCOPE_BYTES = 400
 MAX_REASON_LENGTH = 10_000
 #: Ids are positive and fit a signed 64-bit column on every backend.
 MAX_ID = 2**63 - 1
@@ -216,9 +220,10 @@ def check_scope(scope: object) -> str:
     if isinstance(scope, str) and scope in _GOOD_SCOPES:
         return scope
     if not isinstance(scope, str) or not scope.strip() or len(scope) > MAX_LABEL_LENGTH:
-        raise InvalidInput(f"scope must be a non-empty name of at most {MAX_LABEL_LENGTH} characters; "
-                           f"got {scope!r:.60}")
+        raise InvalidInput(f"scope must be a non-empty name of at most {MAX_LABEL_LENGTH} characters "
+                           f"({MAX_SCOPE_BYTES} bytes of UTF-8); got {scope!r:.60}")
     check_text(scope, what="scope")
+    check_utf8_size(scope, what="scope", limit=MAX_SCOPE_BYTES)
     if len(_GOOD_SCOPES) < 10_000:
         _GOOD_SCOPES.add(scope)
     return scope

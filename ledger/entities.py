@@ -96,6 +96,17 @@ def check_text(value: object, *, what: str, limit: int | None = None, one_line: 
     return value
 
 
+def check_utf8_size(value: str, *, what: str, limit: int, hint: str = "shorten it") -> str:
+    """Return ``value`` (text check_text accepted) if it is at most ``limit`` bytes of UTF-8, else
+    raise InvalidInput: PostgreSQL indexes rows of at most 2,704 bytes, counted in bytes, not characters."""
+    if len(value) * 4 > limit:  # no character takes more than 4 bytes
+        size = len(value.encode("utf-8", "surrogatepass"))
+        if size > limit:
+            raise InvalidInput(f"{what} {value[:40]!r}{'…' if len(value) > 40 else ''} is {size} bytes long in "
+                               f"UTF-8; the limit is {limit} bytes; {hint}")
+    return value
+
+
 def text_problem(value: str, *, one_line: bool = False) -> str | None:
     """Why ``value`` cannot be stored (as a one-line label), or None when it can."""
     if "\x00" in value:

@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy import Connection
 
 from ledger import queries, reads, store
+from ledger.assertions import MAX_LABEL_LENGTH, MAX_SCOPE_BYTES
 from ledger.entities import check_text
 from ledger.errors import InvalidInput, NotFound
 from ledger.ingest.base import SourceDraft, content_hash, paragraph_passages
@@ -32,7 +33,16 @@ def quarantine_scope(scope: str, trust: str) -> str:
     if trust not in ("trusted", "untrusted"):
         raise InvalidInput(f"trust must be 'trusted' or 'untrusted'; got {trust!r}")
     if trust == "untrusted" and not scope.startswith("quarantine:"):
-        return f"quarantine:{scope}"
+        quarantined = f"quarantine:{scope}"
+        size = len(quarantined.encode("utf-8"))
+        if len(quarantined) > MAX_LABEL_LENGTH or size > MAX_SCOPE_BYTES:
+            raise InvalidInput(
+                f"scope {scope[:40]!r}{'…' if len(scope) > 40 else ''} is too long for untrusted sources, which are "
+                f"kept in 'quarantine:<scope>': that is {len(quarantined)} characters ({size} bytes of UTF-8), over "
+                f"the limit of {MAX_LABEL_LENGTH} characters ({MAX_SCOPE_BYTES} bytes); use a scope at least "
+                f"{max(len(quarantined) - MAX_LABEL_LENGTH, size - MAX_SCOPE_BYTES)} characters shorter"
+            )
+        return quarantined
     return scope
 
 

@@ -1,0 +1,82 @@
+"""Length limits on the text PostgreSQL indexes: the same values are stored, or refused, on every
+backend (a btree index row holds at most 2,704 bytes there; SQLite has no such limit).
+
+Values at a limit are random, so PostgreSQL cannot compress the index entries they make (a
+repetitive string would pass whatever the limit), and they are put in a scope at its own byte
+limit, the other column of those indexes. One byte or character over is refused with
+InvalidInput before anything is written.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from ledger import InvalidInput, Ledger
+from ledger.assertions import MAX_LABEL_LENGTH, MAX_SCOPE_BYTES
+
+from .conftest import table_dump
+
+RNG = random.Random(48)
+ALNUM = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+
+def ascii_text(size: int) -> str:
+    return "".join(RNG.choice(ALNUM) for _ in range(size))
+
+
+def astral(count: int) -> str:
+    """Random CJK Extension B ideographs: 4 bytes each."""
+    return "".join(chr(RNG.randint(0x20000, 0x2A6DF)) for _ in range(count))
+
+
+def utf8_size(text: str) -> int:
+    return len(text.encode("utf-8"))
+
+
+def scope_of(size: int) -> str:
+    """A random scope of exactly ``size`` bytes of UTF-8, mostly 4-byte characters."""
+    scope = astral(size // 4) + ascii_text(size % 4)
+    assert utf8_size(scope) == size and len(scope) <= MAX_LABEL_LENGTH
+    return scope
+
+
+SCOPE = scope_of(MAX_SCOPE_BYTES)
+
+
+def refused(ledger: Ledger, db_url: str, call: Callable[[], Any], match: str) -> None:
+    """``call`` raises InvalidInput matching ``match`` and leaves every table as it was."""
+    before = table_dump(db_url)
+    with pytest.raises(InvalidInput, match=match):
+        call()
+    assert table_dump(db_url) == before
+
+
+# ------------------------------------------------------------------ scopes
+
+
+def test_a_scope_at_its_byte_limit_is_stored_and_one_byte_more_is_refused(ledger: Ledger, db_url: str) -> None:
+    entity = ledger.entity("Alice", scope=SCOPE)
+    assert ledger.resolve("alice", scope=SCOPE) == entity and entity.scope == SCOPE
+    refused(ledger, db_url, lambda: ledger.entity("Bob", scope=SCOPE + "x"),
+            f"scope .* is {MAX_SCOPE_BYTES + 1} bytes long in UTF-8; the limit is {MAX_SCOPE_BYTES} bytes")
+
+
+def test_an_untrusted_source_needs_room_for_the_quarantine_prefix(ledger: Ledger, db_url: str) -> None:
+    prefix = len("quarantine:")
+    fits = scope_of(MAX_SCOPE_BYTES - prefix)
+    source = ledger.add_source(text="A quarantined page.", scope=fits, trust="untrusted")
+    assert ledger.source(source.id).scope == f"quarantine:{fits}"
+    refused(ledger, db_url, lambda: ledger.add_source(text="Another page.", scope=fits + "x", trust="untrusted"),
+            r"too long for untrusted sources.*401 bytes of UTF-8.*1 characters shorter")
+    ascii_scope = "s" * (MAX_LABEL_LENGTH - prefix)
+    assert ledger.add_source(text="One more.", scope=ascii_scope, trust="untrusted").scope == f"quarantine:{ascii_scope}"
+    refused(ledger, db_url, lambda: ledger.add_source(text="Not this.", scope=ascii_scope + "s", trust="untrusted"),
+            "that is 201 characters")
+    refused(ledger, db_url, lambda: ledger.ingest_html("<p>A page long enough to be read as text.</p>",
+                                                       url="https://example.org/a", scope=ascii_scope + "s",
+                                                       trust="untrusted"),
+            "too long for untrusted sources")
