@@ -9,6 +9,12 @@ from functools import lru_cache
 from ledger.errors import InvalidInput
 
 MAX_NAME_LENGTH = 1000
+#: PostgreSQL refuses a btree index row over 2,704 bytes, and the aliases' unique index holds a
+#: scope and a folded name (``normalize_name``): a name's folded form is at most this many bytes of
+#: UTF-8 (1,000 Latin or Cyrillic letters; 666 Chinese characters; 222 Hangul syllables, which fold
+#: to three jamo each), so that with a scope of at most ``assertions.MAX_SCOPE_BYTES`` (400) the row
+#: stays under the limit on every backend.
+MAX_NAME_BYTES = 2000
 _SPACES = re.compile(r"\s+")
 
 
@@ -54,8 +60,18 @@ def check_name(name: object, *, what: str = "entity name") -> str:
     if not (type(name) is str and name.isascii() and name.isprintable() and len(name) <= MAX_NAME_LENGTH):
         check_text(name, what=what, limit=MAX_NAME_LENGTH)
     assert isinstance(name, str)
-    if not normalize_name(name):
+    folded = normalize_name(name)
+    if not folded:
         raise InvalidInput(f"{what} {name!r} is empty once spaces and punctuation are removed; give a real name")
+    # Folding can lengthen a name: "Ⅷ" is "viii", "한" three jamo of 3 bytes each, "ﷺ" 18 characters.
+    if len(folded) * 4 > MAX_NAME_BYTES:
+        size = len(folded) if folded.isascii() else len(folded.encode("utf-8"))
+        if size > MAX_NAME_BYTES:
+            raise InvalidInput(
+                f"{what} {name[:40]!r}{'…' if len(name) > 40 else ''} folds to {size} bytes of UTF-8 (the form "
+                f"names are matched on, see normalize_name); the limit is {MAX_NAME_BYTES} bytes, as many as "
+                f"666 Chinese characters or 222 Hangul syllables; shorten it"
+            )
     return name.strip()
 
 

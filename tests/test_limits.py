@@ -17,6 +17,7 @@ import pytest
 
 from ledger import InvalidInput, Ledger
 from ledger.assertions import MAX_LABEL_LENGTH, MAX_SCOPE_BYTES
+from ledger.entities import MAX_NAME_BYTES, MAX_NAME_LENGTH, normalize_name
 
 from .conftest import table_dump
 
@@ -26,6 +27,16 @@ ALNUM = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 
 def ascii_text(size: int) -> str:
     return "".join(RNG.choice(ALNUM) for _ in range(size))
+
+
+def chinese(count: int) -> str:
+    """Random CJK unified ideographs: 3 bytes each, NFKC- and case-stable."""
+    return "".join(chr(RNG.randint(0x4E00, 0x9FFF)) for _ in range(count))
+
+
+def hangul(count: int) -> str:
+    """Random Hangul syllables with a final consonant: 3 bytes each, folded (NFKD) into 3 jamo of 3 bytes each."""
+    return "".join(chr(0xAC00 + RNG.randrange(19 * 21) * 28 + RNG.randint(1, 27)) for _ in range(count))
 
 
 def astral(count: int) -> str:
@@ -42,6 +53,13 @@ def scope_of(size: int) -> str:
     scope = astral(size // 4) + ascii_text(size % 4)
     assert utf8_size(scope) == size and len(scope) <= MAX_LABEL_LENGTH
     return scope
+
+
+def name_folding_to(size: int, letters: Callable[[int], str] = chinese, per_letter: int = 3) -> str:
+    """A random name whose folded form (normalize_name) is exactly ``size`` bytes of UTF-8."""
+    name = letters(size // per_letter) + ascii_text(size % per_letter).lower()
+    assert utf8_size(normalize_name(name)) == size and len(name) <= MAX_NAME_LENGTH
+    return name
 
 
 SCOPE = scope_of(MAX_SCOPE_BYTES)
@@ -80,3 +98,51 @@ def test_an_untrusted_source_needs_room_for_the_quarantine_prefix(ledger: Ledger
                                                        url="https://example.org/a", scope=ascii_scope + "s",
                                                        trust="untrusted"),
             "too long for untrusted sources")
+
+
+# ------------------------------------------------------------------ names and aliases
+
+
+@pytest.mark.parametrize("letters, per_letter", [(chinese, 3), (hangul, 9), (astral, 4)],
+                         ids=["chinese", "hangul", "astral"])
+def test_a_name_folding_to_the_byte_limit_is_stored_and_one_byte_more_is_refused(
+    ledger: Ledger, db_url: str, letters: Callable[[int], str], per_letter: int
+) -> None:
+    name = name_folding_to(MAX_NAME_BYTES, letters, per_letter)
+    entity = ledger.entity(name, scope=SCOPE)
+    assert entity.name == name
+    assert ledger.resolve(name, scope=SCOPE) == entity
+    assert ledger.get_entity(entity.id).name == name
+    over = name_folding_to(MAX_NAME_BYTES + 1, letters, per_letter)
+    refused(ledger, db_url, lambda: ledger.entity(over, scope=SCOPE),
+            f"entity name .* folds to {MAX_NAME_BYTES + 1} bytes of UTF-8 .*the limit is {MAX_NAME_BYTES} bytes")
+    source = ledger.add_source(text="A note on the name.", scope=SCOPE)
+    refused(ledger, db_url, lambda: ledger.assert_claim(over, "note", value="x", scope=SCOPE,
+                                                        evidence=[ledger.cite(source, "A note")]),
+            f"folds to {MAX_NAME_BYTES + 1} bytes")
+
+
+def test_an_alias_folding_to_the_byte_limit_is_stored_and_one_byte_more_is_refused(ledger: Ledger, db_url: str) -> None:
+    alias, other = name_folding_to(MAX_NAME_BYTES), name_folding_to(MAX_NAME_BYTES)
+    entity = ledger.entity("Carol", aliases=[alias], scope=SCOPE)
+    entity = ledger.add_alias(entity, other, language="zh-Hant", scope=SCOPE)
+    assert {alias, other} <= set(entity.aliases)
+    assert ledger.resolve(alias, scope=SCOPE) == ledger.resolve(other, scope=SCOPE) == entity
+    over = name_folding_to(MAX_NAME_BYTES + 1)
+    refused(ledger, db_url, lambda: ledger.add_alias(entity, over, scope=SCOPE),
+            f"alias .* folds to {MAX_NAME_BYTES + 1} bytes")
+    refused(ledger, db_url, lambda: ledger.entity("Dave", aliases=[over], scope=SCOPE),
+            f"alias .* folds to {MAX_NAME_BYTES + 1} bytes")
+
+
+def test_a_name_that_folding_lengthens_is_held_to_its_folded_size(ledger: Ledger, db_url: str) -> None:
+    # Squared katakana words ("㌀" is "アパート"): 3 bytes as written, 9 to 15 once folded.
+    name = ""
+    while utf8_size(normalize_name(name)) <= MAX_NAME_BYTES - 40:
+        name += chr(RNG.randint(0x3300, 0x3357))
+    assert utf8_size(name) < MAX_NAME_BYTES // 3 < utf8_size(normalize_name(name)) <= MAX_NAME_BYTES
+    assert ledger.entity(name, scope=SCOPE).name == name
+    longer = name + "".join(chr(RNG.randint(0x3300, 0x3357)) for _ in range(5))
+    size = utf8_size(normalize_name(longer))
+    assert size > MAX_NAME_BYTES
+    refused(ledger, db_url, lambda: ledger.entity(longer, scope=SCOPE), f"folds to {size} bytes")
