@@ -321,11 +321,12 @@ class Ledger:
         """Read a web page's main text (no boilerplate) and metadata into a source; paragraphs
         become passages. Revisions by ``url`` work as for ``ingest_pdf``. ``max_bytes`` (default
         20 MiB) refuses larger pages."""
-        from ledger.ingest.base import check_url
+        from ledger.ingest.base import check_url, document_url
         from ledger.ingest.html import DEFAULT_MAX_BYTES, read_html
 
         sources.check_metadata(url=url)
         check_url(url)
+        sources.check_stored_uri(document_url(url), what="url", given=url)
         max_bytes = _limit(max_bytes, "max_bytes", DEFAULT_MAX_BYTES)
         sources.quarantine_scope(check_scope(scope), trust)
         if encoding is not None and not isinstance(encoding, str):

@@ -13,7 +13,7 @@ from sqlalchemy import Connection
 
 from ledger import queries, reads, store
 from ledger.assertions import MAX_LABEL_LENGTH, MAX_SCOPE_BYTES
-from ledger.entities import check_text
+from ledger.entities import check_text, check_utf8_size
 from ledger.errors import InvalidInput, NotFound
 from ledger.ingest.base import SourceDraft, content_hash, paragraph_passages
 from ledger.locator import build_locator, page_ranges
@@ -21,7 +21,13 @@ from ledger.records import Citation, Relation, Source, SourceId, Trust
 from ledger.timeline import TimeInput, optional_time
 
 MAX_TEXT_CHARS = 100 * 2**20
-#: Limits on a caller's source metadata (a URI, a title, an author or publisher name).
+#: Limits on a caller's source metadata (a URI, a title, an author or publisher name). A source's
+#: uri as stored is at most MAX_URI_BYTES of UTF-8: PostgreSQL refuses an index row over 2,704
+#: bytes, and ix_sources_scope_uri holds the scope (at most assertions.MAX_SCOPE_BYTES, 400) and
+#: the uri. 2,048 is the length browsers, search engines and sitemaps have long kept URLs to. A web
+#: page's url may be longer as given (MAX_URI_CHARS): it is stored as its document URL, without
+#: #fragment and tracking parameters (ingest.base.document_url).
+MAX_URI_BYTES = 2048
 MAX_URI_CHARS = 8192
 MAX_META_CHARS = 2000
 SOURCE_KINDS = ("pdf", "web", "text", "conversation")
@@ -74,10 +80,34 @@ def text_draft(
 
 
 def check_metadata(**fields: object) -> None:
-    """Refuse caller-given source metadata that is not one line of storable text (None passes)."""
+    """Refuse caller-given source metadata that is not one line of storable text (None passes).
+
+    A ``uri`` is stored as given, so it is held to MAX_URI_BYTES; a ``url`` (of a web page) only to
+    MAX_URI_CHARS here: ``check_stored_uri`` checks the document URL it is stored as.
+    """
     for name, value in fields.items():
-        if value is not None:
-            check_text(value, what=name, limit=MAX_URI_CHARS if name in ("uri", "url") else MAX_META_CHARS)
+        if value is None:
+            continue
+        if name == "uri":
+            check_stored_uri(check_text(value, what=name))
+        else:
+            check_text(value, what=name, limit=MAX_URI_CHARS if name == "url" else MAX_META_CHARS)
+
+
+def check_stored_uri(uri: str, *, what: str = "uri", given: str | None = None) -> str:
+    """``uri`` (storable text) unless it is over MAX_URI_BYTES of UTF-8; then InvalidInput. ``given``:
+    the URL a web page's uri was made from (its document URL), named in the message instead."""
+    if given is None:
+        return check_utf8_size(uri, what=what, limit=MAX_URI_BYTES, hint=_SHORTER_URI)
+    size = len(uri.encode("utf-8"))
+    if size > MAX_URI_BYTES:
+        raise InvalidInput(f"{what} {given[:60]!r}{'…' if len(given) > 60 else ''} is stored as its document URL "
+                           f"(no #fragment, no tracking parameters), {size} bytes long in UTF-8; the limit is "
+                           f"{MAX_URI_BYTES} bytes; {_SHORTER_URI}")
+    return uri
+
+
+_SHORTER_URI = "pass a shorter address of the document (without session or tracking parameters)"
 
 
 def check_draft(draft: SourceDraft) -> None:
@@ -90,6 +120,8 @@ def check_draft(draft: SourceDraft) -> None:
         value = getattr(draft, name)
         if value is not None:
             check_text(value, what=f"the source's {name}", one_line=False)
+    if draft.uri is not None:
+        check_stored_uri(draft.uri, what="the source's uri")
     if not isinstance(draft.text, str):
         raise InvalidInput(f"the source text must be a string, not {type(draft.text).__name__}")
     if "modified_at" in draft.metadata:

@@ -9,6 +9,7 @@ InvalidInput before anything is written.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable
 from typing import Any
@@ -18,6 +19,7 @@ import pytest
 from ledger import InvalidInput, Ledger
 from ledger.assertions import MAX_LABEL_LENGTH, MAX_SCOPE_BYTES
 from ledger.entities import MAX_NAME_BYTES, MAX_NAME_LENGTH, normalize_name
+from ledger.sources import MAX_URI_BYTES
 
 from .conftest import table_dump
 
@@ -62,6 +64,15 @@ def name_folding_to(size: int, letters: Callable[[int], str] = chinese, per_lett
     return name
 
 
+def uri_of(size: int, letters: Callable[[int], str] = ascii_text, per_letter: int = 1) -> str:
+    """A random http URI of exactly ``size`` bytes of UTF-8 that document_url leaves as it is."""
+    head = "https://example.org/"
+    tail = size - len(head)
+    uri = head + letters(tail // per_letter) + ascii_text(tail % per_letter)
+    assert utf8_size(uri) == size
+    return uri
+
+
 SCOPE = scope_of(MAX_SCOPE_BYTES)
 
 
@@ -86,7 +97,7 @@ def test_a_scope_at_its_byte_limit_is_stored_and_one_byte_more_is_refused(ledger
 def test_an_untrusted_source_needs_room_for_the_quarantine_prefix(ledger: Ledger, db_url: str) -> None:
     prefix = len("quarantine:")
     fits = scope_of(MAX_SCOPE_BYTES - prefix)
-    source = ledger.add_source(text="A quarantined page.", scope=fits, trust="untrusted")
+    source = ledger.add_source(text="A quarantined page.", uri=uri_of(MAX_URI_BYTES), scope=fits, trust="untrusted")
     assert ledger.source(source.id).scope == f"quarantine:{fits}"
     refused(ledger, db_url, lambda: ledger.add_source(text="Another page.", scope=fits + "x", trust="untrusted"),
             r"too long for untrusted sources.*401 bytes of UTF-8.*1 characters shorter")
@@ -146,3 +157,39 @@ def test_a_name_that_folding_lengthens_is_held_to_its_folded_size(ledger: Ledger
     size = utf8_size(normalize_name(longer))
     assert size > MAX_NAME_BYTES
     refused(ledger, db_url, lambda: ledger.entity(longer, scope=SCOPE), f"folds to {size} bytes")
+
+
+# ------------------------------------------------------------------ source uris
+
+
+@pytest.mark.parametrize("letters, per_letter", [(ascii_text, 1), (chinese, 3)], ids=["ascii", "iri"])
+def test_a_uri_at_the_byte_limit_is_stored_and_one_byte_more_is_refused(
+    ledger: Ledger, db_url: str, letters: Callable[[int], str], per_letter: int
+) -> None:
+    uri = uri_of(MAX_URI_BYTES, letters, per_letter)
+    source = ledger.add_source(text="The uri is long.", uri=uri, scope=SCOPE)
+    assert ledger.source(source.id).uri == uri
+    over = uri_of(MAX_URI_BYTES + 1, letters, per_letter)
+    message = f"uri .* is {MAX_URI_BYTES + 1} bytes long in UTF-8; the limit is {MAX_URI_BYTES} bytes"
+    refused(ledger, db_url, lambda: ledger.add_source(text="Another text.", uri=over, scope=SCOPE), message)
+    refused(ledger, db_url, lambda: ledger.ingest_pdf(b"%PDF-1.4 not read", uri=over, scope=SCOPE), message)
+
+
+def test_a_web_page_url_is_held_to_the_size_of_the_document_url_it_is_stored_as(ledger: Ledger, db_url: str) -> None:
+    html = "<html><body><article><p>" + "A paragraph of running text about the harbour. " * 8 + "</p></article></body></html>"
+    uri = uri_of(MAX_URI_BYTES)
+    # Tracking parameters and the fragment are dropped: the url as given may be longer.
+    given = f"{uri}?utm_source={ascii_text(3000)}#{ascii_text(100)}"
+    page = ledger.ingest_html(html, url=given, scope=SCOPE)
+    assert ledger.source(page.id).uri == uri
+    over = uri_of(MAX_URI_BYTES + 1)
+    refused(ledger, db_url, lambda: ledger.ingest_html(html, url=f"{over}?utm_source=x", scope=SCOPE),
+            f"is stored as its document URL .*{MAX_URI_BYTES + 1} bytes long in UTF-8; the limit is {MAX_URI_BYTES}")
+
+
+def test_a_draft_with_a_uri_over_the_limit_is_refused(ledger: Ledger, db_url: str) -> None:
+    from ledger.sources import text_draft
+
+    draft = dataclasses.replace(text_draft("Made by hand."), uri=uri_of(MAX_URI_BYTES + 1))
+    refused(ledger, db_url, lambda: ledger.add_draft(draft, scope=SCOPE),
+            f"the source's uri .* is {MAX_URI_BYTES + 1} bytes long")
