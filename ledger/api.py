@@ -140,7 +140,7 @@ class Ledger:
             AliasConflict: one of ``aliases`` already names another entity.
         """
         name, scope = check_name(name), check_scope(scope)
-        kind = assertions.check_label(kind, what="kind")
+        kind = assertions.check_label(kind, what="kind", limit=assertions.MAX_KIND_LENGTH)
         if isinstance(aliases, (str, bytes)) or not isinstance(aliases, Iterable):
             raise InvalidInput(f"aliases must be a list of names, not a {type(aliases).__name__}; "
                                f"pass aliases=[...] even for one alias")
@@ -194,7 +194,7 @@ class Ledger:
                   scope: str = "default") -> Entity:
         """Add another name for an entity; AliasConflict when it already names another."""
         alias = check_name(alias, what="alias")
-        language = assertions.check_label(language, what="language")
+        language = assertions.check_label(language, what="language", limit=assertions.MAX_LANGUAGE_LENGTH)
         target = self.get_entity(entity, scope=scope)
 
         def work(connection: Connection, now: datetime, ids: store.Ids) -> Entity:

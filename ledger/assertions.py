@@ -48,6 +48,10 @@ MAX_LABEL_LENGTH = 200
 #: or a source's uri (sources.MAX_URI_BYTES). 200 ASCII characters are 200 bytes; a Chinese one is 3.
 MAX_SCOPE_BYTES = 400
 MAX_REASON_LENGTH = 10_000
+#: The widths of the columns an entity's kind and an alias's language are stored in (a BCP 47
+#: language tag needs at most 35 characters).
+MAX_KIND_LENGTH = 64
+MAX_LANGUAGE_LENGTH = 35
 #: Ids are positive and fit a signed 64-bit column on every backend.
 MAX_ID = 2**63 - 1
 
@@ -246,6 +250,9 @@ def check_predicate(predicate: object, *, what: str = "predicate") -> str:
     canonical = canonical_label(predicate)
     if not canonical:
         raise InvalidInput(f"{what} {predicate!r:.60} has no visible characters; name the relation")
+    if len(canonical) > MAX_PREDICATE_LENGTH:  # NFC lengthens some characters: "\u0958" is "\u0915\u093c"
+        raise InvalidInput(f"{what} {predicate[:40]!r}… is {len(canonical)} characters long in NFC, the form it is "
+                           f"stored in; the limit is {MAX_PREDICATE_LENGTH}")
     if canonical == predicate and len(_GOOD_PREDICATES) < 100_000:
         _GOOD_PREDICATES.add(predicate)
     return canonical
@@ -263,11 +270,11 @@ def check_actor(actor: object) -> str | None:
     return check_text(actor, what="actor")
 
 
-def check_label(value: object, *, what: str) -> str | None:
+def check_label(value: object, *, what: str, limit: int = MAX_LABEL_LENGTH) -> str | None:
     """An optional short one-line label (entity kind, alias language), or InvalidInput."""
     if value is None:
         return None
-    label = check_text(value, what=what, limit=MAX_LABEL_LENGTH)
+    label = check_text(value, what=what, limit=limit)
     if not label.strip():
         raise InvalidInput(f"{what} must be a non-empty label or None; got {label!r}")
     return label

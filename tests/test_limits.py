@@ -17,7 +17,13 @@ from typing import Any
 import pytest
 
 from ledger import InvalidInput, Ledger
-from ledger.assertions import MAX_LABEL_LENGTH, MAX_SCOPE_BYTES
+from ledger.assertions import (
+    MAX_KIND_LENGTH,
+    MAX_LABEL_LENGTH,
+    MAX_LANGUAGE_LENGTH,
+    MAX_PREDICATE_LENGTH,
+    MAX_SCOPE_BYTES,
+)
 from ledger.entities import MAX_NAME_BYTES, MAX_NAME_LENGTH, normalize_name
 from ledger.sources import MAX_URI_BYTES
 
@@ -193,3 +199,31 @@ def test_a_draft_with_a_uri_over_the_limit_is_refused(ledger: Ledger, db_url: st
     draft = dataclasses.replace(text_draft("Made by hand."), uri=uri_of(MAX_URI_BYTES + 1))
     refused(ledger, db_url, lambda: ledger.add_draft(draft, scope=SCOPE),
             f"the source's uri .* is {MAX_URI_BYTES + 1} bytes long")
+
+
+# ------------------------------------------------------------------ predicates and labels
+
+
+def test_a_predicate_at_its_limit_is_stored_and_one_lengthened_by_nfc_is_refused(ledger: Ledger, db_url: str) -> None:
+    predicate = astral(MAX_PREDICATE_LENGTH)  # 800 bytes, beside a 400-byte scope in the claims index
+    source = ledger.add_source(text="Alice wrote it.", scope=SCOPE)
+    claim = ledger.assert_claim("Alice", predicate, value="x", scope=SCOPE, evidence=[ledger.cite(source, "Alice")])
+    assert claim.predicate == predicate
+    assert ledger.define_predicate(predicate, cardinality="many").name == predicate
+    # U+0958 is two characters in NFC (U+0915 U+093C): 101 of them are 202 characters stored.
+    lengthened = "\u0958" * 101
+    refused(ledger, db_url, lambda: ledger.define_predicate(lengthened),
+            f"is 202 characters long in NFC, the form it is stored in; the limit is {MAX_PREDICATE_LENGTH}")
+    refused(ledger, db_url, lambda: ledger.assert_claim("Alice", lengthened, value="x", scope=SCOPE,
+                                                        evidence=[ledger.cite(source, "Alice")]),
+            "202 characters long in NFC")
+
+
+def test_kind_and_language_fit_their_columns(ledger: Ledger, db_url: str) -> None:
+    entity = ledger.entity("Eve", kind="k" * MAX_KIND_LENGTH)
+    assert entity.kind == "k" * MAX_KIND_LENGTH
+    ledger.add_alias(entity, "Evie", language="l" * MAX_LANGUAGE_LENGTH)
+    refused(ledger, db_url, lambda: ledger.entity("Frank", kind="k" * (MAX_KIND_LENGTH + 1)),
+            f"kind is {MAX_KIND_LENGTH + 1} characters long; the limit is {MAX_KIND_LENGTH}")
+    refused(ledger, db_url, lambda: ledger.add_alias(entity, "Evita", language="l" * (MAX_LANGUAGE_LENGTH + 1)),
+            f"language is {MAX_LANGUAGE_LENGTH + 1} characters long; the limit is {MAX_LANGUAGE_LENGTH}")
