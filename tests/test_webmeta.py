@@ -342,7 +342,7 @@ def test_a_section_heading_is_not_the_title_where_the_page_declares_one(heading:
 def test_a_title_in_bytes_of_another_charset_gives_way_to_the_pages_own() -> None:
     """An old page declares UTF-8 but its meta title was written in Latin-1 ("naturgr\\xfcn")."""
     page = _page("<meta charset='utf-8'><meta name='title' content='naturgr\xfcn gmbh'>", title="Über uns")
-    draft = read_html(page.encode("utf-8").replace("naturgr\xfcn".encode("utf-8"), b"naturgr\xfcn"))
+    draft = read_html(page.encode().replace("naturgr\xfcn".encode(), b"naturgr\xfcn"))
     assert draft.title == "Über uns"
 
 

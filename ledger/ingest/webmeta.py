@@ -150,8 +150,8 @@ def _document(
         found.sitename = _copyright_holder(found.sitename.lstrip("@"))  # (a Twitter handle)
         if found.sitename and "." not in found.sitename and not found.sitename[0].isupper():
             found.sitename = found.sitename.title()
-    elif found.url and (host := _HOST.match(found.url)):
-        found.sitename = host[1]
+    elif found.url and (site := _HOST.match(found.url)):
+        found.sitename = site[1]
     links = _document_links(tree)
     if not found.categories:
         found.categories = _grouped_links(links, _CATEGORY_PATH, _CATEGORY_GROUPS)
