@@ -344,10 +344,14 @@ class Ledger:
 
         ``timeout`` (seconds) bounds the whole fetch; ``max_bytes`` (default 20 MiB) what is read
         and ingested, a web page or a PDF alike."""
-        from ledger.ingest.base import document_url
+        from ledger.ingest.base import check_url, document_url
         from ledger.ingest.html import DEFAULT_MAX_BYTES, fetch
 
         max_bytes = _limit(max_bytes, "max_bytes", DEFAULT_MAX_BYTES)
+        sources.quarantine_scope(check_scope(scope), trust)  # refused before the download, not after it
+        if isinstance(url, str) and len(url) > sources.MAX_URI_BYTES // 4:  # (shorter ones fit in any case)
+            check_url(url)
+            sources.check_stored_uri(document_url(url), what="url", given=url)
         fetched = fetch(url, timeout=timeout, max_bytes=max_bytes)
         # the ingesters take the same limit: their own defaults differ from the fetch's
         if fetched.content_type == "application/pdf":

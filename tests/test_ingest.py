@@ -257,7 +257,10 @@ LONG_PAGE = (HTML / "article.html").read_bytes() + b"<!-- " + b"x" * (21 * 2**20
 
 
 class _Pages(BaseHTTPRequestHandler):
+    asked: list[str] = []  # noqa: RUF012  (every path requested, in order)
+
     def do_GET(self) -> None:  # noqa: N802  (http.server's name)
+        self.asked.append(self.path)
         routes = {"/article": ("text/html; charset=utf-8", (HTML / "article.html").read_bytes()),
                   "/paper.pdf": ("application/pdf", (PDF / "multi-page.pdf").read_bytes()),
                   "/archive.zip": ("application/zip", b"PK\x03\x04"),
@@ -303,6 +306,16 @@ def test_ingest_url_takes_html_and_pdf_and_refuses_the_rest(ledger: Ledger, serv
             ledger.ingest_url(f"{server}{path}", timeout=5)
     with pytest.raises(IngestError):
         ledger.ingest_url("http://127.0.0.1:9/unreachable", timeout=2)
+    assert table_dump(ledger.url) == before
+
+
+def test_ingest_url_refuses_what_it_could_not_store_before_downloading(ledger: Ledger, server: str) -> None:
+    before, asked = table_dump(ledger.url), len(_Pages.asked)
+    with pytest.raises(InvalidInput, match="the limit is 2048 bytes"):
+        ledger.ingest_url(f"{server}/article?q={'x' * 3000}")
+    with pytest.raises(InvalidInput, match="scope"):
+        ledger.ingest_url(f"{server}/article", scope=" ")
+    assert len(_Pages.asked) == asked  # nothing was downloaded
     assert table_dump(ledger.url) == before
 
 
