@@ -148,7 +148,7 @@ def test_a_byline_naming_nobody_gives_way_to_the_next(first: str) -> None:
     assert read_html(_page(before=before)).author == "Erin Cunningham"
 
 
-@pytest.mark.parametrize("value", ["September", "Dec 2021", "By", "null", "2016"])
+@pytest.mark.parametrize("value", ["September", "Dec 2021", "By", "null", "2016", "Autor", "Author"])
 def test_a_calendar_word_number_or_interface_word_is_not_an_author(value: str) -> None:
     assert read_html(_page(f"<meta name='author' content='{value}'>")).author is None
 

@@ -223,7 +223,7 @@ _SECTION_HEADING = re.compile(
 def _persons(authors: str | None, host: str | None = None) -> str | None:
     """The names of an author value ("A; B") that can be a person's or a desk's: not a month or
     weekday name alone, a number, a word of the page's interface ("Username", "Sign in", a lone "By")
-    or a placeholder; of names written twice in different case, the first not in capitals. What
+    or a placeholder ("Author"); of names written twice in different case, the first not in capitals. What
     a byline adds to a name is cut (:func:`_name_only`; ``host``: the page's)."""
     if not authors:
         return authors
@@ -309,6 +309,7 @@ _NOT_NAMES = frozenset({
     "by", "username", "user name", "user", "sign in", "sign up", "log in", "login", "log out", "logout", "register",
     "subscribe", "follow", "share", "email", "e-mail", "print", "comment", "comments", "reply", "menu", "search",
     "home", "more", "read more", "profile", "account", "my account", "null", "none", "undefined", "unknown", "n/a",
+    "author", "authors", "autor", "autorin", "autoren", "auteur", "autore", "autora", "verfasser",
 })
 # A month or weekday name just before a number starts a date: trafilatura cuts a byline from its
 # first digit ("Cindy Mangomini December 21, 2016"), which leaves the name of the month.
