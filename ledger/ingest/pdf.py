@@ -648,7 +648,7 @@ def _unmapped(text: str) -> int:
     bad = text.count("\ufffd")
     if not text.isascii():
         bad += len(_BYTE_SWAPPED.findall(text))
-    return bad if bad * 2 > len(text) - text.count(" ") else 0
+    return bad if bad * 2 > _characters(text) else 0
 
 
 def _readable(lines: list[_Line]) -> list[_Line]:
@@ -673,7 +673,12 @@ _LEAST_READABLE: Final = 10
 
 def _glyphs(lines: Sequence[_Line]) -> int:
     """How many characters the lines hold, spaces aside."""
-    return sum(len(line[1]) - line[1].count(" ") for line in lines)
+    return sum(_characters(line[1]) for line in lines)
+
+
+def _characters(text: str) -> int:
+    """How many characters ``text`` holds, spaces aside."""
+    return len(text) - text.count(" ")
 
 
 def _coded(doc: Any, page: Any, lines: list[_Line], turn: Any, pymupdf: Any) -> list[_Line]:
@@ -1110,17 +1115,18 @@ def _page_order(lines: Sequence[_Line]) -> tuple[list[_Line], dict[int, float] |
     Upright lines are ordered by :func:`_reading_order`; rotated ones (margin stamps,
     axis labels) follow in content order.
     """
+    all_upright = all(map(itemgetter(4), lines))
+    upright = lines if all_upright else [line for line in lines if line[4]]
     text = "".join([line[1] for line in lines])
+    joins = None
     if not text.isascii() and _RTL_CHARS.search(text) and (strong := _strong(text))[0]:
-        return _bidi_order(lines, *strong)
-    if all(map(itemgetter(4), lines)):
-        ordered = [lines[i] for i in _reading_order(list(map(itemgetter(0), lines)))]
+        ordered, joins = _bidi_order(upright, *strong)
     else:
-        upright = [line for line in lines if line[4]]
-        ordered = [upright[i] for i in _reading_order([line[0] for line in upright])]
+        ordered = [upright[i] for i in _reading_order(list(map(itemgetter(0), upright)))]
+    if not all_upright:
         ordered.extend(line for line in lines if not line[4])
     ordered.append(_END_OF_PAGE)
-    return ordered, None
+    return ordered, joins
 
 
 #: where Unicode gives characters the bidirectional class R or AL (right to left) by default
@@ -1150,17 +1156,16 @@ def _mirrored(box: BBox) -> BBox:
     return (-box[2], box[1], -box[0], box[3])
 
 
-def _bidi_order(lines: Sequence[_Line], rtl: int, ltr: int) -> tuple[list[_Line], dict[int, float]]:
-    """:func:`_page_order` for a page holding right-to-left text (Hebrew, Arabic): when most
-    of its strong characters (Unicode bidirectional classes) run right to left, the page is read
-    in mirror image (columns from right to left); then the lines of each row that come one
-    after the other (pieces of a line, which mupdf cuts where a run of another direction starts:
-    a number, a Latin word; labels and table cells read row by row) are put in the order of
-    their text (see :func:`_row_logical`). Also gives, for each line that goes on along its row
+def _bidi_order(upright: Sequence[_Line], rtl: int, ltr: int) -> tuple[list[_Line], dict[int, float]]:
+    """:func:`_page_order` of the upright lines of a page holding right-to-left text (Hebrew,
+    Arabic): when most of its strong characters (Unicode bidirectional classes) run right to
+    left, the page is read in mirror image (columns from right to left); then the lines of each
+    row that come one after the other (pieces of a line, which mupdf cuts where a run of another
+    direction starts: a number, a Latin word; labels and table cells read row by row) are put in
+    the order of their text (see :func:`_row_logical`). Also gives, for each line that goes on along its row
     (the next one stands beside it, as :func:`_gap_beside` has it), its index and the gap.
     ``rtl`` and ``ltr`` count the page's strong characters of either direction."""
     mirror = rtl > ltr
-    upright = [line for line in lines if line[4]]
     boxes = [_mirrored(line[0]) if mirror else line[0] for line in upright]
     ordered = [upright[i] for i in _reading_order(boxes)]
     joins: dict[int, float] = {}
@@ -1182,8 +1187,6 @@ def _bidi_order(lines: Sequence[_Line], rtl: int, ltr: int) -> tuple[list[_Line]
                 if -_TOUCHING * height < gap < _BESIDE * height:
                     joins[index] = gap
         start = end
-    ordered.extend(line for line in lines if not line[4])
-    ordered.append(_END_OF_PAGE)
     return ordered, joins
 
 
@@ -1223,13 +1226,12 @@ def _row_logical(visual: Sequence[_Line]) -> tuple[list[_Line], list[float]]:
     x0 = [line[0][0] for line in visual]
     x1 = [line[0][2] for line in visual]
     gaps: list[float] = []
-    for unit, following in zip(units, islice(units, 1, None)):
+    for unit, following in zip(units, [*units[1:], None]):
         # pieces of a unit stand side by side; so do consecutive units
         gaps.extend(max(x0[b] - x1[a], x0[a] - x1[b]) for a, b in zip(unit, islice(unit, 1, None)))
-        gaps.append(max(min(x0[i] for i in following) - max(x1[i] for i in unit),
-                        min(x0[i] for i in unit) - max(x1[i] for i in following)))
-    last = units[-1]
-    gaps.extend(max(x0[b] - x1[a], x0[a] - x1[b]) for a, b in zip(last, islice(last, 1, None)))
+        if following is not None:
+            gaps.append(max(min(x0[i] for i in following) - max(x1[i] for i in unit),
+                            min(x0[i] for i in unit) - max(x1[i] for i in following)))
     return [visual[i] for unit in units for i in unit], gaps
 
 
