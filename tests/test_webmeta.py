@@ -148,7 +148,7 @@ def test_a_byline_naming_nobody_gives_way_to_the_next(first: str) -> None:
     assert read_html(_page(before=before)).author == "Erin Cunningham"
 
 
-@pytest.mark.parametrize("value", ["September", "Dec 2021", "By", "null", "2016", "Autor", "Author"])
+@pytest.mark.parametrize("value", ["September", "Dec 2021", "By", "null", "2016", "Autor", "Author", "Autor:in"])
 def test_a_calendar_word_number_or_interface_word_is_not_an_author(value: str) -> None:
     assert read_html(_page(f"<meta name='author' content='{value}'>")).author is None
 
@@ -171,6 +171,10 @@ def test_a_calendar_word_number_or_interface_word_is_not_an_author(value: str) -
         ("Magen Gicinto; Chief People Officer", "Magen Gicinto"),
         ("Mike Cason; Mcason Com", "Mike Cason"),
         ("Par LILIAN ALEMAGNA", "LILIAN ALEMAGNA"),
+        ("Autor:in Korinna Hennig", "Korinna Hennig"),  # German gender-inclusive forms
+        ("Autor*innen: Anna Berg; Eva Kern", "Anna Berg; Eva Kern"),
+        ("Verfasserin Anna Berg", "Anna Berg"),
+        ("Auteure : Marie Dupont", "Marie Dupont"),
         # names that only look like what is cut
         ("Tom Writer", "Tom Writer"),
         ("Mary Ann Writer", "Mary Ann Writer"),
@@ -376,6 +380,12 @@ def test_title_site_description_and_canonical_url() -> None:
 )
 def test_a_site_name_written_as_a_copyright_notice_is_its_holder(site: str, publisher: str) -> None:
     assert read_html(_page(f"<meta property='og:site_name' content=\"{site}\">")).publisher == publisher
+
+
+@pytest.mark.parametrize("site", ["Copyright by", "© 2024", "Copyright 2024 by. All rights reserved."])
+def test_a_copyright_notice_naming_no_holder_gives_way_to_the_host(site: str) -> None:
+    head = f"<meta property='og:site_name' content=\"{site}\">"
+    assert read_html(_page(head), url="https://www.courier.example/harbour").publisher == "courier.example"
 
 
 def test_section_and_tags_from_meta_tags() -> None:

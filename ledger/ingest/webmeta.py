@@ -150,7 +150,7 @@ def _document(
         found.sitename = _copyright_holder(found.sitename.lstrip("@"))  # (a Twitter handle)
         if found.sitename and "." not in found.sitename and not found.sitename[0].isupper():
             found.sitename = found.sitename.title()
-    elif found.url and (site := _HOST.match(found.url)):
+    if not found.sitename and found.url and (site := _HOST.match(found.url)):
         found.sitename = site[1]
     links = _document_links(tree)
     if not found.categories:
@@ -166,10 +166,12 @@ def _document(
 
 def _copyright_holder(name: str) -> str:
     """A site name written as a copyright notice ("Copyright © 2014 by Camden. All rights
-    reserved."), as its holder ("Camden"); other names as they are."""
+    reserved."), as its holder ("Camden"), or "" where it names none ("Copyright by", "© 2024");
+    other names as they are."""
     if len(name) > _LONGEST_NAME or not _COPYRIGHT_MARK.search(name):
         return name
-    return _COPYRIGHT_TRAIL.sub("", _COPYRIGHT_LEAD.sub("", name)) or name
+    holder = _COPYRIGHT_TRAIL.sub("", _COPYRIGHT_LEAD.sub("", name))
+    return holder if any(ch.isalnum() for ch in holder) and holder.casefold() != "by" else ""
 
 
 _COPYRIGHT_MARK = re.compile(r"\(c\)|©|all rights reserved|copyright\s+(?:\d{4}|by\b)", re.IGNORECASE)
@@ -279,7 +281,8 @@ _ROLE_MODIFIER = (r"(?:senior|chief|staff|contributing|managing|executive|deputy
                   r"national|foreign|political|politics|general|assistant)")
 _LEAD_IN = re.compile(
     r"^(?:(?:(?:view|see) )?all (?:posts|articles|stories)|more (?:posts|articles|stories)|posted|written|"
-    r"published|reported|story|text|words|photos?)\s+by\b[:\s]*|^(?:author|autor|auteur|autore|autora|verfasser)\b[:\s]+|"
+    r"published|reported|story|text|words|photos?)\s+by\b[:\s]*|"
+    r"^(?:authors?|auteure?s?|autore|autora|autor(?:[:*_/]?in(?:nen)?|en)?|verfasser(?:[:*_/]?in)?)\b[:\s]+|"
     r"^par\s+(?=\S+\s+\S)",  # French "by" before a name of two words or more ("Par Lagerkvist" is a name)
     re.IGNORECASE,
 )
@@ -310,6 +313,7 @@ _NOT_NAMES = frozenset({
     "subscribe", "follow", "share", "email", "e-mail", "print", "comment", "comments", "reply", "menu", "search",
     "home", "more", "read more", "profile", "account", "my account", "null", "none", "undefined", "unknown", "n/a",
     "author", "authors", "autor", "autorin", "autoren", "auteur", "autore", "autora", "verfasser",
+    "autor:in", "autor*in", "autor_in", "autor/in", "autorinnen", "verfasserin", "auteure", "auteurs",
 })
 # A month or weekday name just before a number starts a date: trafilatura cuts a byline from its
 # first digit ("Cindy Mangomini December 21, 2016"), which leaves the name of the month.
