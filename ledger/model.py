@@ -162,6 +162,7 @@ class Claim(Table, table=True):
     __tablename__ = "claims"
     __table_args__ = (
         Index("ix_claims_scope_subject_predicate", "scope", "subject_id", "predicate"),
+        Index("ix_claims_scope_predicate_subject", "scope", "predicate", "subject_id"),  # claims(predicate=…)
         Index("ix_claims_object_id", "object_id"),
     )
 

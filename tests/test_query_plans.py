@@ -61,6 +61,22 @@ def test_claims_about_an_object_are_found_by_the_object_index(filled: Ledger) ->
     assert len(filled.claims(object="Acme", scope="other")) == 2
 
 
+def test_claims_of_a_predicate_are_found_by_the_predicate_index(filled: Ledger) -> None:
+    """claims(predicate=...) without a subject searched every claim of the scope."""
+    shape = (None, True, None, "at", False, tuple(sorted(reads.VISIBLE_STATUSES)))
+    steps = plan(filled, reads._claims_statement(shape), scope="default", predicate="employer")
+    claims = [step for step in steps if step.startswith(("SEARCH claims", "SCAN claims"))]
+    assert claims == [
+        "SEARCH claims USING INDEX ix_claims_scope_predicate_subject (scope=? AND predicate=?)"], steps
+    source = filled.add_source(text="Ann lives in Oslo. Bob lives in Bergen.")
+    for name, city in (("Bob", "Bergen"), ("Ann", "Oslo")):
+        filled.assert_claim(name, "lives_in", city, evidence=[filled.cite(source, f"{name} lives in {city}")])
+    # in subject order, as every read by predicate returned them
+    assert [(c.subject, c.object) for c in filled.claims(predicate="lives_in")] == [("Ann", "Oslo"), ("Bob", "Bergen")]
+    assert [c.subject for c in filled.claims(predicate="employer")] == ["Ann", "Bob"]
+    assert filled.claims(predicate="lives_in", scope="other") == []
+
+
 def test_a_merge_or_confirmation_reads_only_the_claims_of_its_subjects(filled: Ledger) -> None:
     """merge_entities() and confirm() look for the claims of the merged subjects that now
     overlap; the subjects' ids alone read every claim of every scope."""
