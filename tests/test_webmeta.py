@@ -175,8 +175,13 @@ def test_a_calendar_word_number_or_interface_word_is_not_an_author(value: str) -
         ("Autor*innen: Anna Berg; Eva Kern", "Anna Berg; Eva Kern"),
         ("Verfasserin Anna Berg", "Anna Berg"),
         ("Auteure : Marie Dupont", "Marie Dupont"),
+        ("AutorInnen Anna Berg", "Anna Berg"),
+        ("Authors: Jane Doe", "Jane Doe"),
         # names that only look like what is cut
         ("Tom Writer", "Tom Writer"),
+        ("Authors Guild", "Authors Guild"),  # a plural: a lead-in only before a colon or a two-word name
+        ("Autoren Verlag", "Autoren Verlag"),
+        ("Auteurs Associés", "Auteurs Associés"),
         ("Mary Ann Writer", "Mary Ann Writer"),
         ("John Q. Officer", "John Q Officer"),  # (trafilatura drops the initial's dot)
         ("Par Lagerkvist", "Par Lagerkvist"),

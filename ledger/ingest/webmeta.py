@@ -282,7 +282,10 @@ _ROLE_MODIFIER = (r"(?:senior|chief|staff|contributing|managing|executive|deputy
 _LEAD_IN = re.compile(
     r"^(?:(?:(?:view|see) )?all (?:posts|articles|stories)|more (?:posts|articles|stories)|posted|written|"
     r"published|reported|story|text|words|photos?)\s+by\b[:\s]*|"
-    r"^(?:authors?|auteure?s?|autore|autora|autor(?:[:*_/]?in(?:nen)?|en)?|verfasser(?:[:*_/]?in)?)\b[:\s]+|"
+    r"^(?:author|auteure?|autore|autora|autor(?:in|[:*_/]in(?:nen)?|(?-i:In)nen)?|verfasser(?:in|[:*_/]in(?:nen)?)?)\b[:\s]+|"
+    # a plural in plain letters before a colon or a name of two words or more (trafilatura drops the
+    # colon of a meta tag's value): "Authors Guild", "Autoren Verlag" are names
+    r"^(?:authors|auteure?s|autoren|autorinnen|verfasserinnen)(?:\s*:\s*|\s+(?=\S+\s+\S))|"
     r"^par\s+(?=\S+\s+\S)",  # French "by" before a name of two words or more ("Par Lagerkvist" is a name)
     re.IGNORECASE,
 )
