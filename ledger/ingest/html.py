@@ -698,6 +698,8 @@ def _skip_hopeless_readability() -> None:
         return
     original, extract_content, compare = (
         getattr(core, name) for name in ("_extract_and_compare", "extract_content", "compare_extraction"))
+    if getattr(getattr(original, "__code__", None), "co_names", None) != _EXTRACT_AND_COMPARE_NAMES:
+        return  # a trafilatura whose step does more than the one re-written below
 
     # trafilatura's own step (main extractor, then the comparison unless in fast mode), with the
     # page copied for readability only where its result could be chosen
@@ -713,6 +715,10 @@ def _skip_hopeless_readability() -> None:
         return body, text
 
     setattr(core, "_extract_and_compare", extract_and_compare)  # noqa: B010 (not exported)
+
+
+# What trafilatura's _extract_and_compare calls (2.3): the steps the wrapper above re-writes.
+_EXTRACT_AND_COMPARE_NAMES = ("extract_content", "fast", "compare_extraction", "copy")
 
 
 def _readability_cannot_win(raw_tree: HtmlElement, body: _Element, text: str, options: Extractor) -> bool:
