@@ -791,6 +791,32 @@ def test_columns_of_a_right_to_left_page_read_right_to_left() -> None:
     assert pdf_module._page_order(marked)[1] is None
 
 
+VERTICAL_POEM = ("わたくしといふ現象は", "假定された有機交流電燈の", "ひとつの青い照明です", "あらゆる透明な幽霊の複合体",
+                 "風景やみんなといつしよに", "せはしくせはしく明滅しながら")
+
+
+def test_columns_written_vertically_read_from_the_right_each_top_down(tmp_path: Path) -> None:
+    """Japanese set in vertical columns, one character at a time as a newspaper's producer draws
+    it (mupdf makes each character a line): columns from right to left, each from top to bottom,
+    not rows of characters from neighbouring columns; a column is cited as pymupdf shows it."""
+    from ledger import Ledger
+
+    with pymupdf.open() as doc:
+        page = doc.new_page(width=300, height=300)
+        for column, line in enumerate(VERTICAL_POEM):
+            for row, char in enumerate(line):
+                page.insert_text((250 - 12 * column, 40 + 10 * row), char, fontname="japan", fontsize=10)
+        third = [tuple(line["bbox"]) for block in page.get_text("dict")["blocks"] for line in block["lines"]
+                 if 226 <= line["bbox"][0] <= 228]
+        data = doc.tobytes()
+    text = read_pdf(data).text
+    assert text.split("\n\n") == ["\n".join(line) for line in VERTICAL_POEM]
+    with Ledger.open(tmp_path / "ledger.db") as ledger:
+        source = ledger.ingest_pdf(data)
+        citation = ledger.cite(source, "\n".join(VERTICAL_POEM[2]), page=1)
+        assert len(third) == len(VERTICAL_POEM[2]) and all(_contains(citation.locator["bbox"], box) for box in third)
+
+
 def test_control_codes_are_unmapped_glyphs_unless_they_are_whitespace() -> None:
     """A glyph a broken font encoding maps to a control code reads as U+FFFD, not as a space."""
     texts, _ = pdf_module._line_texts(["Tab&#x9;and&#x1f;unit", "glyph&#x3;&#x7f;&#x85;end"])

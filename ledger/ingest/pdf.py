@@ -95,8 +95,11 @@ Reading order
     column of list marks (bullets, "1.") inside the text, each level with a line just to
     its right, goes with that column however few of its rows it marks (items that wrap).
     Lines that do not run left to right (rotated margin stamps, axis labels) follow the
-    page's other lines. A paragraph is a run of lines from one pymupdf block that
-    continues downward in reading order.
+    page's other lines. A page written in vertical columns (Japanese, Chinese) that mupdf gives
+    one character to a line, each right under the one before, is read as if turned (x, y) ->
+    (y, -x): column by column from the right, each from top to bottom, a character to a line.
+    A paragraph is a run of lines from one pymupdf block that continues downward in reading
+    order.
 
 Right-to-left text
     mupdf gives Hebrew and Arabic lines with ``dir`` "1 0" like any other and each line's
@@ -152,6 +155,7 @@ from itertools import accumulate, compress, islice, repeat
 from operator import itemgetter, lt, not_
 from pathlib import Path
 from typing import Any, Final
+from unicodedata import east_asian_width
 
 from ledger.errors import IngestError
 from ledger.ingest.base import BBox, PassageDraft, SourceDraft, check_size, content_hash
@@ -1121,6 +1125,8 @@ def _page_order(lines: Sequence[_Line]) -> tuple[list[_Line], dict[int, float] |
     joins = None
     if not text.isascii() and _RTL_CHARS.search(text) and (strong := _strong(text))[0]:
         ordered, joins = _bidi_order(upright, *strong)
+    elif not text.isascii() and _vertical(upright):
+        ordered = [upright[i] for i in _reading_order([_transposed(line[0]) for line in upright])]
     else:
         ordered = [upright[i] for i in _reading_order(list(map(itemgetter(0), upright)))]
     if not all_upright:
@@ -1149,6 +1155,33 @@ def _strong(text: str) -> tuple[int, int]:
         elif kind in _RTL_CLASSES:
             rtl += count
     return rtl, ltr
+
+
+def _vertical(upright: Sequence[_Line]) -> bool:
+    """Whether a page is written in vertical columns (Japanese, Chinese) that mupdf gives as one
+    line per character: most lines are one wide character set right under the line before."""
+    if 2 * list(map(len, map(itemgetter(1), upright))).count(1) < len(upright):
+        return False  # most pages: a glance, no loop over their lines
+    stacked = 0
+    for (box, text, *_), (below, following, *_) in zip(upright, islice(upright, 1, None)):
+        height, width = box[3] - box[1], box[2] - box[0]
+        if (len(text) == len(following) == 1 and abs(below[0] - box[0]) < 0.25 * width
+                and -0.5 * height < below[1] - box[3] < 0.5 * height
+                and east_asian_width(text) in _WIDE and east_asian_width(following) in _WIDE):
+            stacked += 1
+    return stacked >= _VERTICAL_LINES and 2 * stacked >= len(upright)
+
+
+#: East Asian widths of the characters set upright in vertical writing (kana, kanji, hanzi, hangul)
+_WIDE: Final = frozenset({"W", "F"})
+#: a page is written vertically when at least this many characters stand right under another
+_VERTICAL_LINES: Final = 8
+
+
+def _transposed(box: BBox) -> BBox:
+    """``box`` turned so that vertical columns read from right to left become rows read from
+    top to bottom, each from left to right: (x, y) -> (y, -x)."""
+    return (box[1], -box[2], box[3], -box[0])
 
 
 def _mirrored(box: BBox) -> BBox:
