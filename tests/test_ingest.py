@@ -319,6 +319,18 @@ def test_ingest_url_refuses_what_it_could_not_store_before_downloading(ledger: L
     assert table_dump(ledger.url) == before
 
 
+def test_errors_show_a_long_url_cut_short(ledger: Ledger, server: str) -> None:
+    """A URL can be 8,000 characters long (tracking parameters aside, 2,048 bytes are stored);
+    the error names it by its first 200."""
+    long_path = "/nothing/" + "x" * 1900
+    with pytest.raises(IngestError, match="404") as refused:
+        ledger.ingest_url(f"{server}{long_path}?utm_source=" + "y" * 5000, timeout=5)
+    assert f"{server}/nothing/xxx" in str(refused.value) and len(str(refused.value)) < 400
+    with pytest.raises(IngestError, match="no main text") as empty:
+        ledger.ingest_html((HTML / "no-main-content.html").read_bytes(), url=f"https://x.example{long_path}")
+    assert "https://x.example/nothing/xxx" in str(empty.value) and len(str(empty.value)) < 400
+
+
 def test_ingest_url_reads_whatever_its_max_bytes_allows(ledger: Ledger, server: str) -> None:
     before = table_dump(ledger.url)
     with pytest.raises(IngestError, match="over the limit of 20,971,520 bytes; pass a larger max_bytes"):

@@ -167,6 +167,15 @@ _NOT_DOCUMENTS = frozenset({"javascript", "data", "about", "blob", "mailto", "te
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*\Z")
 
 
+def shown_url(url: str) -> str:
+    """A URL as an error message shows it: its first 200 characters, then "…" (a URL can be
+    8,000 characters long; the message should still read as one)."""
+    return url if len(url) <= _SHOWN else f"{url[:_SHOWN]}…"
+
+
+_SHOWN = 200
+
+
 def check_url(url: str, *, what: str = "url") -> None:
     """InvalidInput unless ``url`` is an absolute URL that could name a document: a scheme,
     no whitespace, and for http(s) a host and a valid port."""

@@ -36,6 +36,7 @@ from ledger.ingest.base import (
     check_size,
     content_hash,
     document_url,
+    shown_url,
 )
 from ledger.ingest.webmeta import read_metadata
 
@@ -89,7 +90,7 @@ def read_html(
         IngestError: empty, too large, not HTML, unparseable, or without main text.
     """
     raw = _as_bytes(html)
-    where = url or "the document"
+    where = shown_url(url) if url else "the document"
     check_size(len(raw), where, max_bytes)
     if not raw or raw.isspace():
         raise IngestError(f"{where} is empty ({len(raw)} bytes, no content)")
@@ -1151,7 +1152,7 @@ def fetch(
             raise InvalidInput(f"{name} must be a finite number >= 0, not {limit!r:.40}")
     if timeout == 0:
         raise InvalidInput("timeout must be more than 0 seconds")
-    current = _fetchable(url, url)
+    current = _fetchable(url, shown_url(url))
     chain = [current]
     opener = _opener()
     deadline = time.monotonic() + timeout
@@ -1162,24 +1163,24 @@ def fetch(
         except urllib.error.HTTPError as exc:
             with exc:
                 if exc.code not in _REDIRECTS:
-                    raise IngestError(f"{current} answered HTTP {exc.code} {exc.reason}") from exc
+                    raise IngestError(f"{shown_url(current)} answered HTTP {exc.code} {exc.reason}") from exc
                 location = exc.headers.get("Location")
             if not location:
-                raise IngestError(f"{current} answered HTTP {exc.code} without a Location to redirect to") from exc
-            target = _fetchable(urllib.parse.urljoin(current, location.strip()), f"{current} redirects to {location!r}")
+                raise IngestError(f"{shown_url(current)} answered HTTP {exc.code} without a Location to redirect to") from exc
+            target = _fetchable(urllib.parse.urljoin(current, location.strip()), f"{shown_url(current)} redirects to {shown_url(location)!r}")
             if target in chain:
-                raise IngestError(f"redirect loop: {' -> '.join([*chain, target])}") from exc
+                raise IngestError(f"redirect loop: {' -> '.join(map(shown_url, [*chain, target]))}") from exc
             if len(chain) > max_redirects:
                 raise IngestError(
-                    f"{url} redirects more than {max_redirects} times: {' -> '.join([*chain, target])}"
+                    f"{shown_url(url)} redirects more than {max_redirects} times: {' -> '.join(map(shown_url, [*chain, target]))}"
                 ) from exc
             chain.append(target)
             current = target
             continue
         except urllib.error.URLError as exc:
-            raise IngestError(f"could not fetch {current}: {_cause(exc.reason, timeout)}") from exc
+            raise IngestError(f"could not fetch {shown_url(current)}: {_cause(exc.reason, timeout)}") from exc
         except (OSError, HTTPException) as exc:
-            raise IngestError(f"could not fetch {current}: {_cause(exc, timeout)}") from exc
+            raise IngestError(f"could not fetch {shown_url(current)}: {_cause(exc, timeout)}") from exc
         with response:
             return _receive(response, current, timeout, max_bytes, deadline)
 
@@ -1188,7 +1189,7 @@ def _remaining(deadline: float, url: str, timeout: float) -> float:
     """Seconds left before ``deadline``; IngestError once it has passed."""
     left = deadline - time.monotonic()
     if left <= 0:
-        raise IngestError(f"could not fetch {url}: timed out after {timeout:g} s; {RAISE_TIMEOUT}")
+        raise IngestError(f"could not fetch {shown_url(url)}: timed out after {timeout:g} s; {RAISE_TIMEOUT}")
     return left
 
 
@@ -1238,16 +1239,17 @@ def _receive(response: HTTPResponse, url: str, timeout: float, max_bytes: int, d
     from http.client import HTTPException
 
     retrieved_at = datetime.now(UTC)
+    where = shown_url(url)
     headers: HTTPMessage = response.headers
     declared_type = headers.get("Content-Type")
     media = headers.get_content_type() if declared_type else None
     if media is not None and media not in _FETCHABLE_TYPES and media != "application/octet-stream":
-        raise IngestError(f"{url} served {media}; ledger ingests HTML and PDF")
+        raise IngestError(f"{where} served {media}; ledger ingests HTML and PDF")
     length_header = (headers.get("Content-Length") or "").strip()
     length = int(length_header) if length_header.isdigit() else None
     if length is not None and length > max_bytes:
         raise IngestError(
-            f"{url} is {length:,} bytes (Content-Length), over the limit of {max_bytes:,} bytes; {RAISE_MAX_BYTES}")
+            f"{where} is {length:,} bytes (Content-Length), over the limit of {max_bytes:,} bytes; {RAISE_MAX_BYTES}")
     decoder = _body_decoder(headers.get("Content-Encoding"), url)
     chunks: list[bytes] = []
     size = received = 0
@@ -1256,29 +1258,29 @@ def _receive(response: HTTPResponse, url: str, timeout: float, max_bytes: int, d
             # read1: what has arrived (read() would wait for a whole chunk however slowly it came)
             chunk = response.read1(_CHUNK)
             if chunk and time.monotonic() > deadline:
-                raise IngestError(f"could not read {url}: timed out after {timeout:g} s "
+                raise IngestError(f"could not read {where}: timed out after {timeout:g} s "
                                   f"({received + len(chunk):,} bytes received); {RAISE_TIMEOUT}")
             received += len(chunk)
             if decoder is not None:
                 chunk = decoder.decompress(chunk, max_bytes + 1 - size) if chunk else decoder.flush()
             size += len(chunk)
             if size > max_bytes:
-                raise IngestError(f"{url} sent more than {max_bytes:,} bytes; refusing it ({RAISE_MAX_BYTES})")
+                raise IngestError(f"{where} sent more than {max_bytes:,} bytes; refusing it ({RAISE_MAX_BYTES})")
             if not chunk:
                 break
             chunks.append(chunk)
     except (OSError, HTTPException) as exc:
-        raise IngestError(f"could not read {url}: {_cause(exc, timeout)}") from exc
+        raise IngestError(f"could not read {where}: {_cause(exc, timeout)}") from exc
     if length is not None and received < length:
         # http.client ends a short body quietly instead of raising IncompleteRead
-        raise IngestError(f"could not read {url}: the connection closed after {received:,} of {length:,} bytes")
+        raise IngestError(f"could not read {where}: the connection closed after {received:,} of {length:,} bytes")
     data = b"".join(chunks)
     if not data.strip():
-        raise IngestError(f"{url} answered HTTP {response.status} with an empty body")
+        raise IngestError(f"{where} answered HTTP {response.status} with an empty body")
     if media is None or media == "application/octet-stream":
         media = sniff_media_type(data)
         if media is None:
-            raise IngestError(f"{url} served {declared_type or 'no Content-Type'}; ledger ingests HTML and PDF")
+            raise IngestError(f"{where} served {declared_type or 'no Content-Type'}; ledger ingests HTML and PDF")
     charset = headers.get_content_charset()
     return Fetched(url=url, data=data, content_type=media, charset=charset, retrieved_at=retrieved_at)
 
@@ -1291,7 +1293,7 @@ class _Inflater:
 
         self._error = zlib.error
         self._inflate = zlib.decompressobj(wbits)
-        self._what = f"{url} sent a corrupt {coding} body"
+        self._what = f"{shown_url(url)} sent a corrupt {coding} body"
 
     def decompress(self, chunk: bytes, limit: int) -> bytes:
         """Up to limit bytes decoded from what is pending plus chunk."""
@@ -1316,7 +1318,7 @@ def _body_decoder(content_encoding: str | None, url: str) -> _Inflater | None:
         return _Inflater(16 + 15, url, coding)
     if coding == "deflate":
         return _Inflater(32 + 15, url, coding)  # zlib or gzip header, detected
-    raise IngestError(f"{url} served Content-Encoding {coding}, which ledger does not decode")
+    raise IngestError(f"{shown_url(url)} served Content-Encoding {coding}, which ledger does not decode")
 
 
 def sniff_media_type(data: bytes) -> str | None:
