@@ -817,6 +817,20 @@ def test_columns_written_vertically_read_from_the_right_each_top_down(tmp_path: 
         assert len(third) == len(VERTICAL_POEM[2]) and all(_contains(citation.locator["bbox"], box) for box in third)
 
 
+def test_a_grid_of_one_character_cells_drawn_column_by_column_still_reads_in_rows() -> None:
+    """A timetable of one-kanji cells, drawn column by column: its characters stand under one
+    another, but rows 1.4 lines apart are a table's, not a column of vertical text."""
+    days, periods = "月火水木金", ["国数英理社", "数国社英理", "英理国数体", "理社数国英", "社英理体国", "体国英数社"]
+    with pymupdf.open() as doc:
+        page = doc.new_page(width=300, height=300)
+        for column, cells in enumerate([days, *periods]):
+            for row, cell in enumerate(cells):
+                page.insert_text((40 + 30 * column, 60 + 14 * row), cell, fontname="japan", fontsize=10)
+        data = doc.tobytes()
+    read = "".join(line.strip() for line in read_pdf(data).text.split("\n"))
+    assert read == "".join(column[row] for row in range(5) for column in [days, *periods]), read
+
+
 def test_control_codes_are_unmapped_glyphs_unless_they_are_whitespace() -> None:
     """A glyph a broken font encoding maps to a control code reads as U+FFFD, not as a space."""
     texts, _ = pdf_module._line_texts(["Tab&#x9;and&#x1f;unit", "glyph&#x3;&#x7f;&#x85;end"])

@@ -1159,14 +1159,16 @@ def _strong(text: str) -> tuple[int, int]:
 
 def _vertical(upright: Sequence[_Line]) -> bool:
     """Whether a page is written in vertical columns (Japanese, Chinese) that mupdf gives as one
-    line per character: most lines are one wide character set right under the line before."""
+    line per character: most lines are one wide character set right under the line before, as
+    close as type is set (a grid of one-character cells, a timetable drawn column by column,
+    leaves more room between its rows)."""
     if 2 * list(map(len, map(itemgetter(1), upright))).count(1) < len(upright):
         return False  # most pages: a glance, no loop over their lines
     stacked = 0
     for (box, text, *_), (below, following, *_) in zip(upright, islice(upright, 1, None)):
         height, width = box[3] - box[1], box[2] - box[0]
         if (len(text) == len(following) == 1 and abs(below[0] - box[0]) < 0.25 * width
-                and -0.5 * height < below[1] - box[3] < 0.5 * height
+                and -0.5 * height < below[1] - box[3] and below[1] - box[1] <= _STACKED_PITCH * width
                 and east_asian_width(text) in _WIDE and east_asian_width(following) in _WIDE):
             stacked += 1
     return stacked >= _VERTICAL_LINES and 2 * stacked >= len(upright)
@@ -1176,6 +1178,10 @@ def _vertical(upright: Sequence[_Line]) -> bool:
 _WIDE: Final = frozenset({"W", "F"})
 #: a page is written vertically when at least this many characters stand right under another
 _VERTICAL_LINES: Final = 8
+#: at most this many character widths (ems: wide characters are square) from a character's top
+#: to the next one's: type set vertically advances one em, a table's rows of one-character cells
+#: more (a timetable in 10 pt type 14 pt apart: 1.4)
+_STACKED_PITCH: Final = 1.25
 
 
 def _transposed(box: BBox) -> BBox:
