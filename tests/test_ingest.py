@@ -270,6 +270,11 @@ class _Pages(BaseHTTPRequestHandler):
             self.send_header("Location", "/loop")
             self.end_headers()
             return
+        if self.path == "/to-a-space":
+            self.send_response(302)
+            self.send_header("Location", "/a b" + "z" * 3000)
+            self.end_headers()
+            return
         if self.path not in routes:
             self.send_error(404)
             return
@@ -329,6 +334,16 @@ def test_errors_show_a_long_url_cut_short(ledger: Ledger, server: str) -> None:
     with pytest.raises(IngestError, match="no main text") as empty:
         ledger.ingest_html((HTML / "no-main-content.html").read_bytes(), url=f"https://x.example{long_path}")
     assert "https://x.example/nothing/xxx" in str(empty.value) and len(str(empty.value)) < 400
+
+
+def test_a_url_with_a_space_or_control_character_is_refused_by_a_short_message(server: str) -> None:
+    """http.client would refuse it with InvalidURL, whose message repeats the whole URL."""
+    from ledger.ingest.html import fetch
+
+    for url in (f"{server}/to-a-space", f"{server}/q/\x01" + "x" * 3000):
+        with pytest.raises(IngestError, match="space or control character") as refused:
+            fetch(url, timeout=5)
+        assert len(str(refused.value)) < 600
 
 
 def test_ingest_url_reads_whatever_its_max_bytes_allows(ledger: Ledger, server: str) -> None:

@@ -1205,7 +1205,14 @@ def _fetchable(url: str, what: str) -> str:
         raise IngestError(f"{what}: only http and https URLs can be fetched, not {scheme}")
     if not parts.hostname:
         raise IngestError(f"{what}: the URL names no host")
+    if (bad := _NOT_IN_A_REQUEST.search(url)) is not None:
+        # http.client would refuse it with InvalidURL, a message that repeats the whole URL
+        raise IngestError(f"{what}: the URL has a space or control character ({bad.group()!r} at {bad.start()})")
     return url
+
+
+#: what http.client refuses in a request target (its _contains_disallowed_url_pchar_re)
+_NOT_IN_A_REQUEST: re.Pattern[str] = re.compile("[\x00-\x20\x7f]")
 
 
 def _cause(reason: object, timeout: float) -> str:
