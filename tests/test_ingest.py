@@ -270,11 +270,15 @@ class _Pages(BaseHTTPRequestHandler):
             self.send_header("Location", "/loop")
             self.end_headers()
             return
-        if self.path == "/to-a-space":
+        redirects = {"/to-a-space": "/a b" + "z" * 3000, "/to-spaced": "/spaced page",
+                     "/to-utf8": "/caf\u00c3\u00a9"}  # (sent as ISO-8859-1: the bytes of UTF-8 "café")
+        if self.path in redirects:
             self.send_response(302)
-            self.send_header("Location", "/a b" + "z" * 3000)
+            self.send_header("Location", redirects[self.path])
             self.end_headers()
             return
+        if self.path in ("/spaced%20page", "/caf%C3%A9"):
+            self.path = "/article"
         if self.path not in routes:
             self.send_error(404)
             return
@@ -340,10 +344,20 @@ def test_a_url_with_a_space_or_control_character_is_refused_by_a_short_message(s
     """http.client would refuse it with InvalidURL, whose message repeats the whole URL."""
     from ledger.ingest.html import fetch
 
-    for url in (f"{server}/to-a-space", f"{server}/q/\x01" + "x" * 3000):
-        with pytest.raises(IngestError, match="space or control character") as refused:
-            fetch(url, timeout=5)
-        assert len(str(refused.value)) < 600
+    with pytest.raises(IngestError, match="space or control character") as refused:
+        fetch(f"{server}/q/\x01" + "x" * 3000, timeout=5)
+    assert len(str(refused.value)) < 600
+    with pytest.raises(IngestError, match="404") as missing:  # a redirect's target is escaped, as browsers do
+        fetch(f"{server}/to-a-space", timeout=5)
+    assert f"{server}/a%20bzzz" in str(missing.value) and len(str(missing.value)) < 600
+
+
+def test_a_redirect_to_a_target_with_spaces_or_raw_utf8_is_followed_escaped(server: str) -> None:
+    """Browsers and urllib percent-encode a Location's spaces and raw bytes; so does fetch."""
+    from ledger.ingest.html import fetch
+
+    assert fetch(f"{server}/to-spaced", timeout=5).url == f"{server}/spaced%20page"
+    assert fetch(f"{server}/to-utf8", timeout=5).url == f"{server}/caf%C3%A9"
 
 
 def test_ingest_url_reads_whatever_its_max_bytes_allows(ledger: Ledger, server: str) -> None:

@@ -1167,7 +1167,8 @@ def fetch(
                 location = exc.headers.get("Location")
             if not location:
                 raise IngestError(f"{shown_url(current)} answered HTTP {exc.code} without a Location to redirect to") from exc
-            target = _fetchable(urllib.parse.urljoin(current, location.strip()), f"{shown_url(current)} redirects to {shown_url(location)!r}")
+            target = _fetchable(_escaped(urllib.parse.urljoin(current, location.strip())),
+                                f"{shown_url(current)} redirects to {shown_url(location)!r}")
             if target in chain:
                 raise IngestError(f"redirect loop: {' -> '.join(map(shown_url, [*chain, target]))}") from exc
             if len(chain) > max_redirects:
@@ -1183,6 +1184,19 @@ def fetch(
             raise IngestError(f"could not fetch {shown_url(current)}: {_cause(exc, timeout)}") from exc
         with response:
             return _receive(response, current, timeout, max_bytes, deadline)
+
+
+def _escaped(location: str) -> str:
+    """A redirect's target as browsers and urllib request it: spaces, control characters and
+    the raw bytes of non-ASCII characters (http.client reads a header as ISO-8859-1)
+    percent-encoded, escapes and URL punctuation kept."""
+    import string
+    import urllib.parse
+
+    try:
+        return urllib.parse.quote(location, safe=string.punctuation, encoding="iso-8859-1")
+    except UnicodeEncodeError:  # not from http.client's headers; as UTF-8 then
+        return urllib.parse.quote(location, safe=string.punctuation)
 
 
 def _remaining(deadline: float, url: str, timeout: float) -> float:
