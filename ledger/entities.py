@@ -68,7 +68,7 @@ def check_name(name: object, *, what: str = "entity name") -> str:
         size = len(folded) if folded.isascii() else len(folded.encode("utf-8"))
         if size > MAX_NAME_BYTES:
             raise InvalidInput(
-                f"{what} {name[:40]!r}{'…' if len(name) > 40 else ''} folds to {size} bytes of UTF-8 (the form "
+                f"{what} {quoted(name)} folds to {size} bytes of UTF-8 (the form "
                 f"names are matched on, see normalize_name); the limit is {MAX_NAME_BYTES} bytes, as many as "
                 f"666 Chinese characters or 222 Hangul syllables; shorten it"
             )
@@ -95,6 +95,12 @@ def canonical_label(text: str) -> str:
     return " ".join(_NOISE.sub("", unicodedata.normalize("NFC", text)).split())
 
 
+def quoted(value: str, limit: int = 40) -> str:
+    """How an error message quotes a value that may be long: its first ``limit`` characters as a
+    Python literal, then "…" if there is more."""
+    return f"{value[:limit]!r}{'…' if len(value) > limit else ''}"
+
+
 def check_text(value: object, *, what: str, limit: int | None = None, one_line: bool = True) -> str:
     """Return ``value`` if it is text the ledger can store, else raise InvalidInput.
 
@@ -108,7 +114,7 @@ def check_text(value: object, *, what: str, limit: int | None = None, one_line: 
         raise InvalidInput(f"{what} is {len(value)} characters long; the limit is {limit}")
     problem = text_problem(value, one_line=one_line)
     if problem is not None:
-        raise InvalidInput(f"{what} {value[:40]!r}{'…' if len(value) > 40 else ''} {problem}")
+        raise InvalidInput(f"{what} {quoted(value)} {problem}")
     return value
 
 
@@ -118,7 +124,7 @@ def check_utf8_size(value: str, *, what: str, limit: int, hint: str = "shorten i
     if len(value) * 4 > limit:  # no character takes more than 4 bytes
         size = len(value.encode("utf-8", "surrogatepass"))
         if size > limit:
-            raise InvalidInput(f"{what} {value[:40]!r}{'…' if len(value) > 40 else ''} is {size} bytes long in "
+            raise InvalidInput(f"{what} {quoted(value)} is {size} bytes long in "
                                f"UTF-8; the limit is {limit} bytes; {hint}")
     return value
 

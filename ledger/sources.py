@@ -13,7 +13,7 @@ from sqlalchemy import Connection
 
 from ledger import queries, reads, store
 from ledger.assertions import MAX_LABEL_LENGTH, MAX_SCOPE_BYTES
-from ledger.entities import check_text, check_utf8_size
+from ledger.entities import check_text, check_utf8_size, quoted
 from ledger.errors import InvalidInput, NotFound
 from ledger.ingest.base import SourceDraft, content_hash, paragraph_passages
 from ledger.locator import build_locator, page_ranges
@@ -43,7 +43,7 @@ def quarantine_scope(scope: str, trust: str) -> str:
         size = len(quarantined.encode("utf-8"))
         if len(quarantined) > MAX_LABEL_LENGTH or size > MAX_SCOPE_BYTES:
             raise InvalidInput(
-                f"scope {scope[:40]!r}{'…' if len(scope) > 40 else ''} is too long for untrusted sources, which are "
+                f"scope {quoted(scope)} is too long for untrusted sources, which are "
                 f"kept in 'quarantine:<scope>': that is {len(quarantined)} characters ({size} bytes of UTF-8), over "
                 f"the limit of {MAX_LABEL_LENGTH} characters ({MAX_SCOPE_BYTES} bytes); use a scope at least "
                 f"{max(len(quarantined) - MAX_LABEL_LENGTH, size - MAX_SCOPE_BYTES)} characters shorter"
@@ -101,7 +101,7 @@ def check_stored_uri(uri: str, *, what: str = "uri", given: str | None = None) -
         return check_utf8_size(uri, what=what, limit=MAX_URI_BYTES, hint=_SHORTER_URI)
     size = len(uri.encode("utf-8"))
     if size > MAX_URI_BYTES:
-        raise InvalidInput(f"{what} {given[:60]!r}{'…' if len(given) > 60 else ''} is stored as its document URL "
+        raise InvalidInput(f"{what} {quoted(given, 60)} is stored as its document URL "
                            f"(no #fragment, no tracking parameters), {size} bytes long in UTF-8; the limit is "
                            f"{MAX_URI_BYTES} bytes; {_SHORTER_URI}")
     return uri
