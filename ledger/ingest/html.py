@@ -695,12 +695,12 @@ def _skip_hopeless_readability() -> None:
     from lxml.html import Element
 
     core = trafilatura.core
-    if not all(hasattr(core, name) for name in ("_extract_and_compare", "extract_content", "compare_extraction")):
-        return
     original, extract_content, compare = (
-        getattr(core, name) for name in ("_extract_and_compare", "extract_content", "compare_extraction"))
-    if getattr(getattr(original, "__code__", None), "co_names", None) != _EXTRACT_AND_COMPARE_NAMES:
-        return  # a trafilatura whose step does more than the one re-written below
+        getattr(core, name, None) for name in ("_extract_and_compare", "extract_content", "compare_extraction"))
+    if original is None or extract_content is None or compare is None or (
+        getattr(getattr(original, "__code__", None), "co_names", None) != _EXTRACT_AND_COMPARE_NAMES
+    ):
+        return  # a trafilatura without these steps, or whose step does more than the one re-written below
 
     # trafilatura's own step (main extractor, then the comparison unless in fast mode), with the
     # page copied for readability only where its result could be chosen
