@@ -4,12 +4,13 @@
 """
 
 from ledger.api import Ledger
-from ledger.assertions import ClaimDraft
+from ledger.claims.draft import ClaimDraft
 from ledger.check import CheckReport, Finding
 from ledger.errors import (
     AliasConflict,
     ClockError,
     Conflict,
+    FetchError,
     IngestError,
     InvalidInput,
     InvalidTime,
@@ -17,7 +18,6 @@ from ledger.errors import (
     MissingEvidence,
     NeedsOCR,
     NotFound,
-    PolicyViolation,
     QuoteNotFound,
     ScopeMismatch,
     StoreError,
@@ -57,6 +57,7 @@ __all__ = [
     "EvidenceId",
     "EvidenceTrail",
     "Explanation",
+    "FetchError",
     "Finding",
     "IngestError",
     "InvalidInput",
@@ -68,7 +69,6 @@ __all__ = [
     "NeedsOCR",
     "NotFound",
     "Passage",
-    "PolicyViolation",
     "PredicateInfo",
     "QuoteNotFound",
     "ScopeMismatch",

@@ -14,10 +14,13 @@ from typing import Any, Literal, TypeVar
 
 from sqlalchemy import Connection, Engine, insert, select, update
 
-from ledger import assertions, db, queries, reads, sources, store
-from ledger.assertions import ClaimDraft, EntityRef, check_scope
+from ledger import db, queries, reads, sources, store, validate
+from ledger.claims.status import change_status, refuse_functional_overlaps, supersession_reaches
+from ledger.claims.write import write_claims
+from ledger.claims.draft import ClaimDraft
+from ledger.validate import EntityRef, check_scope
 from ledger.check import CheckReport
-from ledger.claims import DATATYPES
+from ledger.claims.values import DATATYPES
 from ledger.entities import check_name, check_text, normalize_name
 from ledger.errors import (
     Conflict,
@@ -61,6 +64,8 @@ class Ledger:
     def __init__(self, engine: Engine, *, clock: Clock | None = None) -> None:
         self._clock = LedgerClock(clock)
         self._engine = engine
+        # a read at a "now" before the database's last write would answer about the past
+        self._clock.seen(self._read(lambda connection: store.last_recorded(connection, lock=False)))
 
     @classmethod
     def open(
@@ -140,7 +145,7 @@ class Ledger:
             AliasConflict: one of ``aliases`` already names another entity.
         """
         name, scope = check_name(name), check_scope(scope)
-        kind = assertions.check_label(kind, what="kind", limit=assertions.MAX_KIND_LENGTH)
+        kind = validate.check_label(kind, what="kind", limit=validate.MAX_KIND_LENGTH)
         if isinstance(aliases, (str, bytes)) or not isinstance(aliases, Iterable):
             raise InvalidInput(f"aliases must be a list of names, not a {type(aliases).__name__}; "
                                f"pass aliases=[...] even for one alias")
@@ -187,14 +192,14 @@ class Ledger:
             if found is None:
                 raise NotFound(f"no entity is named {entity!r} in scope {scope!r}")
             return found
-        entity_id = assertions.entity_id_of(entity)
+        entity_id = validate.entity_id_of(entity)
         return self._read(lambda connection: _entity(connection, entity_id))
 
     def add_alias(self, entity: EntityRef, alias: str, *, language: str | None = None,
                   scope: str = "default") -> Entity:
         """Add another name for an entity; AliasConflict when it already names another."""
         alias = check_name(alias, what="alias")
-        language = assertions.check_label(language, what="language", limit=assertions.MAX_LANGUAGE_LENGTH)
+        language = validate.check_label(language, what="language", limit=validate.MAX_LANGUAGE_LENGTH)
         target = self.get_entity(entity, scope=scope)
 
         def work(connection: Connection, now: datetime, ids: store.Ids) -> Entity:
@@ -231,7 +236,7 @@ class Ledger:
 
         def work(connection: Connection, now: datetime, ids: store.Ids) -> Entity:
             store.merge_entities(connection, keep_id, other_id, now)
-            assertions.refuse_functional_overlaps(connection, scope=kept.scope,
+            refuse_functional_overlaps(connection, scope=kept.scope,
                                                   subjects=store.merged_ids(connection, keep_id),
                                                   because=f"merging entity {other_id} into {keep_id}")
             return _entity(connection, keep_id)
@@ -431,7 +436,7 @@ class Ledger:
         )
 
         def work(connection: Connection, now: datetime, ids: store.Ids) -> Claim:
-            [claim_id] = assertions.write_claims(connection, [draft], now=now, ids=ids)
+            [claim_id] = write_claims(connection, [draft], now=now, ids=ids)
             return _claim_at(connection, claim_id, now)
 
         return self._write(work)
@@ -448,7 +453,7 @@ class Ledger:
         batch = [d if isinstance(d, ClaimDraft) else _draft_from_mapping(d) for d in drafts]
         if not batch:
             return []
-        return self._write(lambda connection, now, ids: assertions.write_claims(connection, batch, now=now, ids=ids))
+        return self._write(lambda connection, now, ids: write_claims(connection, batch, now=now, ids=ids))
 
     def confirm(self, claim: ClaimRef, *, evidence: Sequence[Citation] | Citation | None = None,
                 reason: str | None = None, actor: str | None = None) -> Claim:
@@ -480,7 +485,7 @@ class Ledger:
     def supersede(self, old: ClaimRef, new: ClaimRef, *, reason: str | None = None,
                   actor: str | None = None) -> Claim:
         """Mark ``old`` as replaced by ``new`` as a whole (it then holds at no time)."""
-        old_id, new_id = assertions.claim_id(old), assertions.claim_id(new)
+        old_id, new_id = validate.claim_id(old), validate.claim_id(new)
         if old_id == new_id:
             raise InvalidInput(f"claim {old_id} cannot supersede itself")
 
@@ -491,7 +496,7 @@ class Ledger:
                                     f"{newer['scope']!r}) belong to different scopes; nothing crosses scopes")
             if newer["status"] == "retracted":
                 raise Conflict(f"claim {new_id} is retracted and cannot supersede anything")
-            if assertions.supersession_reaches(connection, old_id, new_id):
+            if supersession_reaches(connection, old_id, new_id):
                 raise Conflict(f"claim {old_id} already supersedes claim {new_id}; a cycle is not allowed")
 
         return self._status(old, "superseded", reason=reason, citations=(), actor=actor,
@@ -500,14 +505,14 @@ class Ledger:
     def _status(self, claim: ClaimRef, status: str, *, reason: str | None, citations: Sequence[Citation],
                 actor: str | None, superseded_by: int | None = None,
                 check: Callable[[Connection], None] | None = None) -> Claim:
-        claim_id = assertions.claim_id(claim)
-        actor = assertions.check_actor(actor)
-        reason = assertions.check_reason(reason)
+        claim_id = validate.claim_id(claim)
+        actor = validate.check_actor(actor)
+        reason = validate.check_reason(reason)
 
         def work(connection: Connection, now: datetime, ids: store.Ids) -> Claim:
             if check is not None:
                 check(connection)
-            assertions.change_status(connection, claim_id, status=status, now=now, ids=ids, reason=reason,
+            change_status(connection, claim_id, status=status, now=now, ids=ids, reason=reason,
                                      citations=citations, actor=actor, superseded_by=superseded_by)
             return _claim_at(connection, claim_id, now)
 
@@ -539,7 +544,7 @@ class Ledger:
 
     def claim(self, claim: ClaimRef, *, known_at: TimeInput | None = None) -> Claim:
         """One claim in the version the ledger held at ``known_at`` (default now)."""
-        claim_id = assertions.claim_id(claim)
+        claim_id = validate.claim_id(claim)
         at = _time(known_at, "known_at") or self.now()
         return self._read(lambda connection: _claim_at(connection, claim_id, at))
 
@@ -578,7 +583,7 @@ class Ledger:
 
     def explain(self, claim: ClaimRef) -> Explanation:
         """Why the ledger holds a claim: versions, links, and evidence → source → locator."""
-        claim_id = assertions.claim_id(claim)
+        claim_id = validate.claim_id(claim)
 
         def work(connection: Connection) -> Explanation:
             current = _claim_at(connection, claim_id, None)
@@ -626,7 +631,7 @@ class Ledger:
         inverse: str | None = None, description: str | None = None,
     ) -> PredicateInfo:
         """Declare a predicate's cardinality and object kind (redefining it replaces the declaration)."""
-        name = assertions.check_predicate(name)
+        name = validate.check_predicate(name)
         if cardinality not in ("one", "many"):
             raise InvalidInput(f"cardinality must be 'one' or 'many'; got {cardinality!r}")
         if object_kind not in ("entity", "value"):
@@ -635,9 +640,9 @@ class Ledger:
             raise InvalidInput("datatype applies to value predicates only")
         if datatype is not None and datatype not in DATATYPES:
             raise InvalidInput(f"datatype must be one of {DATATYPES} or None; got {datatype!r:.60}")
-        inverse = None if inverse is None else assertions.check_predicate(inverse, what="inverse")
+        inverse = None if inverse is None else validate.check_predicate(inverse, what="inverse")
         if description is not None:
-            check_text(description, what="description", limit=assertions.MAX_REASON_LENGTH, one_line=False)
+            check_text(description, what="description", limit=validate.MAX_REASON_LENGTH, one_line=False)
         row = {"name": name, "cardinality": cardinality, "object_kind": object_kind, "datatype": datatype,
                "inverse": inverse, "description": description}
 
@@ -649,7 +654,7 @@ class Ledger:
             else:
                 connection.execute(update(store.predicates).where(store.predicates.c.name == name).values(**row))
             if cardinality == "one":
-                assertions.refuse_functional_overlaps(
+                refuse_functional_overlaps(
                     connection, predicate=name, because=f"declaring {name!r} functional (cardinality one)")
             return PredicateInfo(**row)  # type: ignore[arg-type]
 
@@ -657,7 +662,7 @@ class Ledger:
 
     def predicate(self, name: str) -> PredicateInfo | None:
         """The declaration of a predicate, or None when undeclared."""
-        name = assertions.check_predicate(name)
+        name = validate.check_predicate(name)
         row = self._read(lambda connection: store.predicate_rows(connection, [name]).get(name))
         if row is None:
             return None
@@ -693,7 +698,7 @@ def _source_id(source: SourceRef) -> int:
     if isinstance(source, Source):
         return int(source.id)
     if isinstance(source, int) and not isinstance(source, bool):
-        return assertions.check_id(source, what="source id")
+        return validate.check_id(source, what="source id")
     raise InvalidInput(f"expected a source or source id, got {type(source).__name__}")
 
 
@@ -702,15 +707,15 @@ def _ref(entity: EntityRef | None) -> int | str | None:
         return None
     if isinstance(entity, str):
         return check_text(entity, what="entity name", one_line=False)
-    return assertions.entity_id_of(entity)
+    return validate.entity_id_of(entity)
 
 
 def _label(entity: EntityRef) -> str:
-    return repr(entity) if isinstance(entity, str) else f"entity {assertions.entity_id_of(entity)}"
+    return repr(entity) if isinstance(entity, str) else f"entity {validate.entity_id_of(entity)}"
 
 
 def _predicate(predicate: str | None) -> str | None:
-    return None if predicate is None else assertions.check_predicate(predicate)
+    return None if predicate is None else validate.check_predicate(predicate)
 
 
 def _limit(value: int | None, name: str, default: int) -> int:
@@ -755,7 +760,7 @@ def _statuses(statuses: Iterable[str] | None) -> tuple[str, ...]:
 def _citations(evidence: Sequence[Citation] | Citation | None) -> tuple[Citation, ...]:
     if evidence is None:
         return ()
-    items = assertions.citation_tuple(evidence)
+    items = validate.citation_tuple(evidence)
     for item in items:
         if not isinstance(item, Citation):
             raise InvalidInput(f"evidence must be citations made by cite(); got {type(item).__name__}")

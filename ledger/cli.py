@@ -113,7 +113,7 @@ def claims_table(claims: list[Claim], *, title: str, versions: bool = False) -> 
         row = [str(c.id), escape(c.subject), escape(c.predicate + qualifiers), escape(c.object_label), status,
                f"{c.confidence:.2f}", valid]
         if versions:
-            row += [_when(c.recorded_at, None), _when(c.invalidated_at, None), escape(c.cause or "")]
+            row += [_when(c.recorded_at, None), _when(c.invalidated_at, None), escape(str(c.cause or ""))]
         table.add_row(*row)
     return table
 
@@ -252,7 +252,7 @@ def assert_(
         if as_json:
             print_json(claim)
         else:
-            console.print(claims_table([claim], title=claim.cause or "asserted"))
+            console.print(claims_table([claim], title=str(claim.cause or "asserted")))
 
 
 INGESTIBLE = {".pdf": "pdf", ".html": "html", ".htm": "html", ".xhtml": "html"}

@@ -12,7 +12,7 @@ MAX_NAME_LENGTH = 1000
 #: PostgreSQL refuses a btree index row over 2,704 bytes, and the aliases' unique index holds a
 #: scope and a folded name (``normalize_name``): a name's folded form is at most this many bytes of
 #: UTF-8 (1,000 Latin or Cyrillic letters; 666 Chinese characters; 222 Hangul syllables, which fold
-#: to three jamo each), so that with a scope of at most ``assertions.MAX_SCOPE_BYTES`` (400) the row
+#: to three jamo each), so that with a scope of at most ``validate.MAX_SCOPE_BYTES`` (400) the row
 #: stays under the limit on every backend.
 MAX_NAME_BYTES = 2000
 _SPACES = re.compile(r"\s+")

@@ -4,10 +4,10 @@
      ├─ InvalidInput (also ValueError)        bad argument: say what to fix
      │   ├─ InvalidTime                        unparseable, naive or reversed time
      │   ├─ MissingEvidence                    a claim without supporting evidence
-     │   ├─ ScopeMismatch                      evidence or entity from another scope
-     │   ├─ PolicyViolation                    refused by the write policy
-     │   └─ IngestError                        a document that cannot be read
-     │       └─ NeedsOCR                       pages without a text layer
+     │   └─ ScopeMismatch                      evidence or entity from another scope
+     ├─ IngestError                            a document that cannot be read
+     │   └─ NeedsOCR                           pages without a text layer
+     ├─ FetchError                             a URL that cannot be fetched (network, HTTP status)
      ├─ NotFound (also LookupError)           unknown id, entity or source
      ├─ QuoteNotFound (also LookupError)      the quote does not occur in the source
      ├─ Conflict                               the request contradicts stored state
@@ -43,12 +43,16 @@ class ScopeMismatch(InvalidInput):
     """Something from one scope was used in another."""
 
 
-class PolicyViolation(InvalidInput):
-    """The write policy refused the input (secrets, injected instructions)."""
-
-
-class IngestError(InvalidInput):
+class IngestError(LedgerError):
     """A document could not be ingested; the message names the reason."""
+
+    exit_code = 2
+
+
+class FetchError(LedgerError):
+    """A URL could not be fetched: unreachable host, timeout, HTTP error, too large, wrong type."""
+
+    exit_code = 7
 
 
 class NeedsOCR(IngestError):

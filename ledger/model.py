@@ -196,7 +196,11 @@ class ClaimVersion(Table, table=True):
     invalidated_at: datetime | None = _time()
     reason: str | None = Field(default=None, sa_column=Column(Text))
     actor: str | None = Field(default=None, sa_column=Column(Text))
-    cause: str | None = Field(default=None, sa_column=Column(Text))
+    #: Why this version exists (records.CauseKind), the claim that caused it, and the rest of the
+    #: structured cause ({"effects": [[kind, claim], ...], "sources": n}); rendered, never parsed.
+    cause: str | None = Field(default=None, sa_column=Column(String(32)))
+    cause_claim_id: int | None = Field(default=None, sa_column=Column(Integer, ForeignKey("claims.id")))
+    cause_detail: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
 
 
 class Evidence(Table, table=True):

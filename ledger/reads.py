@@ -18,7 +18,7 @@ from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql.functions import FunctionElement
 
 from ledger import queries, store
-from ledger.claims import decode_value
+from ledger.claims.values import decode_value
 from ledger.entities import normalize_name
 from ledger.errors import StoreError
 from ledger.model import UTCTime
@@ -135,7 +135,7 @@ def _claims_statement(shape: tuple[Any, ...], *, by_ids: bool = False) -> Select
             _c.c.object_id, _object.c.name.label("object_name"), _c.c.value, _c.c.datatype, _c.c.qualifiers,
             _v.c.id.label("version_id"), _v.c.status, _v.c.confidence, _v.c.valid_from, _v.c.valid_until,
             _v.c.valid_from_precision, _v.c.valid_until_precision, _v.c.recorded_at, _v.c.invalidated_at,
-            _v.c.cause, _v.c.reason, _v.c.actor, _evidence_ids(all_versions),
+            _v.c.cause, _v.c.cause_claim_id, _v.c.cause_detail, _v.c.reason, _v.c.actor, _evidence_ids(all_versions),
         )
         .join(_v, _v.c.claim_id == _c.c.id)
         .join(_subject, _subject.c.id == _c.c.subject_id)
@@ -273,7 +273,7 @@ def claim_record(row: Mapping[Any, Any]) -> Claim:
         valid_from=row["valid_from"], valid_until=row["valid_until"],
         valid_from_precision=row["valid_from_precision"], valid_until_precision=row["valid_until_precision"],
         recorded_at=row["recorded_at"], invalidated_at=row["invalidated_at"], version_id=row["version_id"],
-        cause=row["cause"], reason=row["reason"], actor=row["actor"],
+        cause=store.decode_cause(row["cause"], row["cause_claim_id"], row["cause_detail"]), reason=row["reason"], actor=row["actor"],
         evidence_ids=tuple(EvidenceId(i) for i in evidence),
     )
 

@@ -16,6 +16,24 @@ STATUSES: tuple[Status, ...] = ("reported", "confirmed", "disputed", "retracted"
 #: Statuses the current and as-of views show; retracted claims only appear in audits.
 VISIBLE_STATUSES: tuple[Status, ...] = ("reported", "confirmed", "disputed", "superseded")
 Relation = Literal["supports", "contradicts"]
+#: Why a claim version exists. On the version a claim is asserted with: "asserted" (its effects
+#: on other claims in ``Cause.effects``). On a version another claim made: "corroborated",
+#: "closed-by" (a later value), "superseded-by" (explicitly), "corrected-by" (its own source),
+#: "contradicted-by" (an independent source), "settled" (its rivals were superseded),
+#: "retracted-with" (it continued a claim that was retracted), "restored-after" (the claim that
+#: changed it was retracted). By an explicit call: "confirmed", "disputed", "retracted".
+CauseKind = Literal["asserted", "corroborated", "closed-by", "superseded-by", "corrected-by", "contradicted-by",
+                    "settled", "confirmed", "disputed", "retracted", "retracted-with", "restored-after"]
+#: What an assertion did to another claim: "supersedes" (explicitly, by ``supersedes=``),
+#: "backfilled-before" (asserted open-ended, it ends where that claim starts), "updates",
+#: "corrects", "conflicts-with", "resumes" and "resumes-after" (a continuation: it holds the
+#: first claim's statement again after the second ends); "superseded" (on "settled": the rival
+#: that was superseded).
+EffectKind = Literal["supersedes", "backfilled-before", "updates", "corrects", "conflicts-with", "resumes",
+                     "resumes-after", "superseded"]
+CAUSE_KINDS: tuple[CauseKind, ...] = ("asserted", "corroborated", "closed-by", "superseded-by", "corrected-by",
+                                      "contradicted-by", "settled", "confirmed", "disputed", "retracted",
+                                      "retracted-with", "restored-after")
 Trust = Literal["trusted", "untrusted"]
 
 
@@ -121,6 +139,61 @@ class Evidence:
 
 
 @dataclass(frozen=True, slots=True)
+class Cause:
+    """Why a claim version exists, structured; ``str(cause)`` renders it for people.
+
+    ``claim`` is the related claim (the one that closed, superseded, corrected, contradicted or
+    restored this one); ``effects`` what an assertion did to other claims; ``sources`` the count
+    of independent sources behind a corroboration.
+    """
+
+    kind: CauseKind
+    claim: ClaimId | None = None
+    effects: tuple[tuple[EffectKind, ClaimId | None], ...] = ()
+    sources: int | None = None
+
+    def __str__(self) -> str:
+        return render_cause(self)
+
+    def did(self, effect: EffectKind, claim: int) -> bool:
+        """Whether this cause records ``effect`` on ``claim``."""
+        return (effect, claim) in self.effects
+
+
+_CAUSE_TEXT = {
+    "closed-by": "closed by a later value (claim {})", "superseded-by": "superseded explicitly (claim {})",
+    "corrected-by": "corrected by its own source (claim {})",
+    "contradicted-by": "contradicted by an independent source (claim {})",
+    "retracted-with": "retracted: claim {} was retracted", "restored-after": "restored: claim {} was retracted",
+}
+_EFFECT_TEXT = {
+    "supersedes": "supersedes explicitly", "backfilled-before": "backfilled: ends where claim {} starts",
+    "updates": "updates claim {}", "corrects": "corrects claim {}", "conflicts-with": "conflicts with claim {}",
+    "resumes": "resumes claim {}", "resumes-after": "after claim {} ends",
+}
+
+
+def render_cause(cause: Cause) -> str:
+    """A cause in words, as shown to people (never parsed back)."""
+    if cause.kind in _CAUSE_TEXT:
+        return _CAUSE_TEXT[cause.kind].format(cause.claim)
+    if cause.kind == "corroborated":
+        return "corroborated" if cause.sources is None else f"corroborated by {cause.sources} independent source(s)"
+    if cause.kind == "settled":
+        return "dispute settled: claim " + ", ".join(str(c) for _, c in cause.effects) + " superseded"
+    if cause.kind != "asserted" or not cause.effects:
+        return cause.kind
+    parts: list[str] = []
+    for kind, claim in cause.effects:
+        text = _EFFECT_TEXT[kind].format(claim)
+        if kind == "resumes-after" and parts:
+            parts[-1] += " " + text
+        else:
+            parts.append(text)
+    return "asserted; " + "; ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
 class Claim:
     """A claim as seen at one point in system time (its version then)."""
 
@@ -143,7 +216,7 @@ class Claim:
     recorded_at: datetime
     invalidated_at: datetime | None
     version_id: int
-    cause: str | None
+    cause: Cause | None
     reason: str | None
     actor: str | None
     evidence_ids: tuple[EvidenceId, ...] = ()

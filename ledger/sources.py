@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import Connection
 
 from ledger import queries, reads, store
-from ledger.assertions import MAX_LABEL_LENGTH, MAX_SCOPE_BYTES
+from ledger.validate import MAX_LABEL_LENGTH, MAX_SCOPE_BYTES
 from ledger.entities import check_text, check_utf8_size, quoted
 from ledger.errors import InvalidInput, NotFound
 from ledger.ingest.base import SourceDraft, content_hash, paragraph_passages
@@ -23,7 +23,7 @@ from ledger.timeline import TimeInput, optional_time
 MAX_TEXT_CHARS = 100 * 2**20
 #: Limits on a caller's source metadata (a URI, a title, an author or publisher name). A source's
 #: uri as stored is at most MAX_URI_BYTES of UTF-8: PostgreSQL refuses an index row over 2,704
-#: bytes, and ix_sources_scope_uri holds the scope (at most assertions.MAX_SCOPE_BYTES, 400) and
+#: bytes, and ix_sources_scope_uri holds the scope (at most validate.MAX_SCOPE_BYTES, 400) and
 #: the uri. 2,048 is the length browsers, search engines and sitemaps have long kept URLs to. A web
 #: page's url may be longer as given (MAX_URI_CHARS): it is stored as its document URL, without
 #: #fragment and tracking parameters (ingest.base.document_url).

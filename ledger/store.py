@@ -43,7 +43,7 @@ from sqlalchemy.types import TypeDecorator, TypeEngine
 from ledger import model
 from ledger.entities import normalize_name
 from ledger.errors import AliasConflict, Conflict, NotFound
-from ledger.records import EntityId, SourceId
+from ledger.records import Cause, CauseKind, ClaimId, EffectKind, EntityId, SourceId
 from ledger.timeline import from_micros, to_micros
 
 entities: Table = model.Entity.__table__  # type: ignore[attr-defined]
@@ -147,12 +147,12 @@ _READ_CLOCK_LOCKED = _READ_CLOCK.with_for_update()
 _ADVANCE_CLOCK = update(clock).where(clock.c.id == 1).values(last_recorded_at=bindparam("now"))
 
 
-def last_recorded(connection: Connection) -> datetime | None:
-    """The last system time written; on PostgreSQL this also locks out other writers."""
+def last_recorded(connection: Connection, *, lock: bool = True) -> datetime | None:
+    """The last system time written; on PostgreSQL this also locks out other writers (``lock``)."""
     if connection.dialect.name == "sqlite":
         ((micros,),) = run(connection, _READ_CLOCK)
         return None if micros is None else from_micros(micros)
-    ((value,),) = run(connection, _READ_CLOCK_LOCKED)
+    ((value,),) = run(connection, _READ_CLOCK_LOCKED if lock else _READ_CLOCK)
     return None if value is None else cast(datetime, value).astimezone(UTC)
 
 
@@ -373,6 +373,38 @@ def _json_text(value: Any) -> str | None:
     return json_text(value)
 
 
+def cause_columns(causes: Sequence[Cause | None]) -> dict[str, list[Any]]:
+    """The version columns that hold these causes (kind, related claim, detail)."""
+    return {
+        "cause": [None if c is None else c.kind for c in causes],
+        "cause_claim_id": [None if c is None else c.claim for c in causes],
+        "cause_detail": [None if c is None else _cause_detail(c) for c in causes],
+    }
+
+
+def _cause_detail(cause: Cause) -> dict[str, Any] | None:
+    detail: dict[str, Any] = {}
+    if cause.effects:
+        detail["effects"] = [list(effect) for effect in cause.effects]
+    if cause.sources is not None:
+        detail["sources"] = cause.sources
+    return detail or None
+
+
+def decode_cause(kind: str | None, claim: int | None, detail: Any) -> Cause | None:
+    """A version's cause from its stored columns."""
+    if kind is None:
+        return None
+    if isinstance(detail, str):  # read past SQLAlchemy's JSON processing
+        detail = json.loads(detail)
+    detail = detail or {}
+    return Cause(
+        cast(CauseKind, kind), None if claim is None else ClaimId(claim),
+        tuple((cast(EffectKind, k), None if c is None else ClaimId(c)) for k, c in detail.get("effects", ())),
+        detail.get("sources"),
+    )
+
+
 # ---------------------------------------------------------------- entities
 
 _ROOTS = (
@@ -569,59 +601,6 @@ def source_facts(connection: Connection, source_ids: Iterable[int]) -> dict[int,
     return facts
 
 
-def family_of(facts: Mapping[int, Mapping[Any, Any]], source_id: int) -> int:
-    """The first revision of a source: revisions of one document count as one source."""
-    seen = set()
-    while (parent := facts[source_id]["revision_of"]) is not None and source_id not in seen:
-        seen.add(source_id)
-        source_id = parent
-    return source_id
-
-
-def document_keys(facts: Mapping[int, Mapping[Any, Any]], source_id: int) -> frozenset[str]:
-    """Keys two sources share when they are the same document: one revision family, or the same
-    original bytes (a page that came to hold another address's bytes)."""
-    return frozenset({f"family:{family_of(facts, source_id)}", f"bytes:{facts[source_id]['content_hash']}"})
-
-
-def independence_keys(facts: Mapping[int, Mapping[Any, Any]], source_id: int) -> frozenset[str]:
-    """Keys two sources share when they are not independent (same document, or same text and publisher)."""
-    cache = _KEYS.get(id(facts))
-    if cache is None or cache[0] is not facts:
-        _KEYS.clear()
-        cache = _KEYS[id(facts)] = (facts, {})
-    known = cache[1].get(source_id)
-    if known is None:
-        known = cache[1][source_id] = _independence_keys(facts, source_id)
-    return known
-
-
-_KEYS: dict[int, tuple[Mapping[int, Mapping[Any, Any]], dict[int, frozenset[str]]]] = {}
-
-
-def _independence_keys(facts: Mapping[int, Mapping[Any, Any]], source_id: int) -> frozenset[str]:
-    row = facts[source_id]
-    keys = document_keys(facts, source_id)
-    return keys | {f"text:{row['publisher']}|{row['text_hash']}"} if row["publisher"] else keys
-
-
-def count_independent(key_sets: Iterable[frozenset[str]]) -> int:
-    """How many mutually independent sources a set of sources amounts to (sources sharing a
-    key, directly or through others, count once)."""
-    groups: list[set[str]] = []
-    for keys in key_sets:
-        touching = [g for g in groups if not g.isdisjoint(keys)]
-        if not touching:
-            groups.append(set(keys))
-            continue
-        first = touching[0]
-        first.update(keys)
-        for other in touching[1:]:
-            first.update(other)
-            groups.remove(other)
-    return len(groups)
-
-
 _SOURCE_TEXTS = select(sources.c.id, sources.c.text).where(one_of(sources.c.id, "ids"))
 
 
@@ -638,7 +617,7 @@ _STANDING_COLUMNS = (
     claims.c.value, claims.c.datatype, claims.c.qualifiers,
     versions.c.id.label("version_id"), versions.c.status, versions.c.confidence, versions.c.valid_from,
     versions.c.valid_until, versions.c.valid_from_precision, versions.c.valid_until_precision,
-    versions.c.reason, versions.c.actor, versions.c.cause,
+    versions.c.reason, versions.c.actor,
 )
 
 
@@ -708,6 +687,14 @@ _CURRENT_VERSION = (
     .join(claims, claims.c.id == versions.c.claim_id)
     .where(versions.c.claim_id == bindparam("id"), versions.c.invalidated_at.is_(None))
 )
+
+
+_HISTORY = select(versions).where(versions.c.claim_id == bindparam("id")).order_by(versions.c.id)
+
+
+def version_history(connection: Connection, claim_id: int) -> Sequence[Mapping[Any, Any]]:
+    """Every version row of a claim, oldest first."""
+    return connection.execute(_HISTORY, {"id": claim_id}).mappings().all()
 
 
 def current_version(connection: Connection, claim_id: int) -> Mapping[Any, Any]:

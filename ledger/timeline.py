@@ -178,6 +178,12 @@ class LedgerClock:
         self._clock = clock or utc_now
         self._written: datetime | None = None  # the latest reading a write of this ledger used
 
+    def seen(self, written: datetime | None) -> None:
+        """Note a write found in the database (its last write when it is opened): later readings,
+        for reads too, must not be earlier."""
+        if written is not None and (self._written is None or written > self._written):
+            self._written = written
+
     def read(self, *, not_before: datetime | None, for_write: bool = False) -> datetime:
         """Read the clock, refusing a time earlier than ``not_before`` (the database's last write)
         or than the last write made through this clock: a read at such a "now" would answer

@@ -250,6 +250,19 @@ def test_the_clock_never_runs_backwards(ledger: Ledger, clock) -> None:
     assert ledger.claims("Anna", valid_at="2026-05-01", known_at="2026-05-01") == []  # explicit times need no clock
 
 
+def test_a_ledger_opened_with_a_clock_behind_the_last_write_refuses_to_read_at_its_now(tmp_path: Path) -> None:
+    """The trial's finding: another process wrote later; reading "now" at an earlier clock
+    silently answered about the past (nothing) instead of raising ClockError."""
+    path = tmp_path / "ledger.db"
+    with Ledger.open(path, clock=lambda: datetime(2026, 5, 1, tzinfo=UTC)) as writer:
+        note = writer.add_source(text="Anna works at Acme.")
+        writer.assert_claim("Anna", "employer", value="Acme", evidence=[writer.cite(note, "Acme")])
+    with Ledger.open(path, clock=lambda: datetime(2026, 4, 1, tzinfo=UTC)) as behind:
+        with pytest.raises(ClockError, match="never runs backwards"):
+            behind.claims("Anna")
+        assert [c.value for c in behind.claims("Anna", valid_at="2026-05-01", known_at="2026-05-01")] == ["Acme"]
+
+
 def test_a_bad_clock_is_refused_and_a_failing_one_is_a_clock_error(tmp_path: Path) -> None:
     with pytest.raises(InvalidInput, match="clock must be a zero-argument callable"):
         Ledger.open(tmp_path / "bad.db", clock=datetime(2026, 1, 1, tzinfo=UTC))  # type: ignore[arg-type]
@@ -309,3 +322,16 @@ def test_ascii_fast_path_folds_like_the_unicode_path() -> None:
     for code in range(128):
         name = f"Ab{chr(code)}cD"
         assert normalize_name(name) == fold_unicode(name), repr(name)
+
+
+def test_every_exported_error_is_raised_by_the_package_and_by_a_test() -> None:
+    """An exported error nothing raises is a promise nobody keeps (PolicyViolation was one)."""
+    package = Path(ledger_package.__file__).parent
+    source = "\n".join(p.read_text(encoding="utf-8") for p in package.rglob("*.py"))
+    tests = "\n".join(p.read_text(encoding="utf-8") for p in Path(__file__).parent.rglob("test_*.py"))
+    for name in ledger_package.__all__:
+        error = getattr(ledger_package, name)
+        if not (isinstance(error, type) and issubclass(error, LedgerError)) or error is LedgerError:
+            continue
+        assert f"raise {name}(" in source or f"{name}(" in source.replace(f"class {name}(", ""), name
+        assert name in tests, f"no test names {name}"

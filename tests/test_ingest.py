@@ -769,7 +769,7 @@ def test_a_page_changed_to_bytes_stored_under_another_address_is_a_revision_of_i
     clock.tick()
     corrected = ledger.assert_claim("winter ferry timetable", "published", value=False,
                                     evidence=[ledger.cite(changed, "The ferry timetable")])
-    assert corrected.cause == f"asserted; corrects claim {winter.id}"
+    assert str(corrected.cause) == f"asserted; corrects claim {winter.id}"
     assert ledger.claim(winter).status == "superseded"
 
 

@@ -35,7 +35,7 @@ def test_the_three_questions(ledger: Ledger, clock, bills: Source) -> None:
     clock.set("2026-07-02")
     newer = ledger.assert_claim("home", BILL, value="PLN 245", valid_from="2026-07-01",
                                 evidence=[ledger.cite(bills, "PLN 245")])
-    assert "updates claim" in (newer.cause or "")
+    assert "updates claim" in str(newer.cause)
 
     assert values(ledger, "home", BILL) == ["PLN 245"]
     assert values(ledger, "home", BILL, valid_at="2026-04-15") == ["PLN 280"]
@@ -136,7 +136,7 @@ def test_supersedes_on_a_corroborating_assertion_still_supersedes_and_settles_th
     clock.tick()
     again = ledger.assert_claim("Acme", "ceo", value="Alice", evidence=[ledger.cite(c, "the CEO is Alice")],
                                 supersedes=bob)
-    assert again.id == alice.id and again.status == "confirmed" and "dispute settled" in (again.cause or "")
+    assert again.id == alice.id and again.status == "confirmed" and "dispute settled" in str(again.cause)
     assert ledger.claim(bob).status == "superseded"
     assert ("supersedes", alice.id, bob.id) in [(l.kind, l.from_claim_id, l.to_claim_id) for l in ledger.explain(bob).links]
     assert [(c.value, c.status) for c in ledger.claims("Acme", "ceo")] == [("Alice", "confirmed")]
@@ -168,7 +168,7 @@ def test_retracting_an_update_reopens_the_value_it_closed(ledger: Ledger, clock)
     assert values(ledger, "home", "bill", valid_at="2026-08") == ["PLN 280"]
     reopened = ledger.claim(march)
     assert (reopened.status, reopened.valid_until) == ("reported", None)
-    assert reopened.cause == f"restored: claim {july.id} was retracted"
+    assert str(reopened.cause) == f"restored: claim {july.id} was retracted"
     # what the ledger believed while the July value stood is still answerable
     assert values(ledger, "home", "bill", valid_at="2026-08", known_at=july.recorded_at) == ["PLN 245"]
 
@@ -477,7 +477,7 @@ def test_a_value_for_a_while_only_splits_the_value_it_interrupts(ledger: Ledger,
         ["1000"], ["900"], ["900"], ["1000"], ["1000"], []]
     [after] = ledger.claims("flat", "rent", valid_at="2027")
     assert after.id != old.id and (after.valid_from, after.valid_until) == (at("2026-01-01"), at("2030-01-01"))
-    assert after.evidence_ids and "resumes claim" in (after.cause or "")
+    assert after.evidence_ids and "resumes claim" in str(after.cause)
     assert ledger.check().ok
 
 

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from ledger import InvalidInput, Ledger
-from ledger.assertions import (
+from ledger.validate import (
     MAX_KIND_LENGTH,
     MAX_LABEL_LENGTH,
     MAX_LANGUAGE_LENGTH,

@@ -80,9 +80,9 @@ def test_claims_of_a_predicate_are_found_by_the_predicate_index(filled: Ledger) 
 def test_a_merge_or_confirmation_reads_only_the_claims_of_its_subjects(filled: Ledger) -> None:
     """merge_entities() and confirm() look for the claims of the merged subjects that now
     overlap; the subjects' ids alone read every claim of every scope."""
-    from ledger import assertions
+    from ledger.claims import status
 
-    steps = plan(filled, assertions._SUBJECT_KEYS, scope="default", ids="[1]")
+    steps = plan(filled, status._SUBJECT_KEYS, scope="default", ids="[1]")
     claims = [step for step in steps if step.startswith(("SEARCH claims", "SCAN claims"))]
     assert claims == [
         "SEARCH claims USING COVERING INDEX ix_claims_scope_subject_predicate (scope=? AND subject_id=?)"], steps

@@ -51,7 +51,7 @@ if __package__ in (None, ""):  # run as a script: make the checkout importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from ledger import Ledger, LedgerError, StoreError
-from ledger.records import STATUSES
+from ledger.records import STATUSES, Cause
 
 BATCH_PREDICATE = "batch-item"
 CONTESTED_PREDICATE = "price"
@@ -238,17 +238,20 @@ def _contested_draft(rng: random.Random, subject: str, citations: tuple[Any, Any
     return draft
 
 
-def _rule(cause: str | None) -> str:
+def _rule(cause: Cause | None) -> str:
     """The lifecycle rule a returned claim's cause names."""
-    text = cause or ""
-    for word in ("corroborated", "conflicts", "corrects", "updates", "backfilled", "supersedes"):
-        if word in text:
+    if cause is not None and cause.kind == "corroborated":
+        return "corroborated"
+    effects = {kind for kind, _ in cause.effects} if cause is not None and cause.kind == "asserted" else set()
+    for kind, word in (("conflicts-with", "conflicts"), ("corrects", "corrects"), ("updates", "updates"),
+                       ("backfilled-before", "backfilled"), ("supersedes", "supersedes")):
+        if kind in effects:
             return word
-    if text == "asserted":
+    if cause is not None and cause.kind == "asserted":
         return "new"
     # A corroboration that adds no independent source makes no new version, so the claim
     # comes back with the cause of its previous change.
-    return "unchanged: " + " ".join(text.split()[:4])
+    return f"unchanged: {cause.kind if cause else None}"
 
 
 def _call(problems: Problems, stats: dict[str, Any], marker: str, call: Callable[[], Any]) -> Any:

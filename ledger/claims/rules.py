@@ -1,0 +1,448 @@
+"""Claim lifecycle rules (DESIGN.md §4) as pure decisions over frozen values.
+
+Nothing here touches a database: the write path loads what the rules need, asks them, and
+writes what they answer. ``decide`` handles a new assertion; the rest answer the smaller
+questions the write path and the explicit lifecycle calls ask (how many independent sources
+back a claim, what status that earns it, which claims clash under a functional predicate).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from ledger.records import Cause, CauseKind, ClaimId, EffectKind
+from ledger.timeline import overlaps
+
+#: Confidence given to an assertion that names none, by the trust of its best source.
+DEFAULT_CONFIDENCE = {"trusted": 0.6, "untrusted": 0.2}
+#: Causes another claim's assertion gives the claims it changes (with that claim's id).
+CHANGED_BY: frozenset[CauseKind] = frozenset({"closed-by", "superseded-by", "corrected-by", "contradicted-by"})
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """An existing claim's current version, as the rules see it."""
+
+    claim_id: int
+    object_key: str
+    status: str
+    valid_from: datetime | None
+    valid_until: datetime | None
+    #: For each source of its supporting evidence, the keys of the document it is
+    #: (``document_keys``: its revision family, its bytes).
+    families: frozenset[frozenset[str]]
+
+    @property
+    def empty(self) -> bool:
+        """A claim superseded as a whole holds at no time."""
+        return self.valid_from is not None and self.valid_until is not None and self.valid_until <= self.valid_from
+
+
+@dataclass(frozen=True, slots=True)
+class Incoming:
+    """A new assertion, as the rules see it."""
+
+    object_key: str
+    valid_from: datetime | None
+    valid_until: datetime | None
+    #: The document keys of all the sources of its supporting evidence.
+    families: frozenset[str]
+    supersedes: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A new version for a standing claim: a status and possibly a new valid interval.
+
+    ``cause`` is the kind of cause the version gets; the claim that makes the change is its
+    related claim."""
+
+    claim_id: int
+    status: str
+    valid_from: datetime | None
+    valid_until: datetime | None
+    cause: CauseKind
+    #: True when only the status changes and the interval stays as it was.
+    keeps_interval: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class LinkDraft:
+    """A link to write; ``from_claim_id`` None stands for the new claim."""
+
+    kind: str
+    from_claim_id: int | None
+    to_claim_id: int | None
+
+
+ASSERTED = Cause("asserted")
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What asserting ``Incoming`` does to the ledger."""
+
+    corroborates: int | None = None
+    disputed: bool = False
+    valid_until: datetime | None = None
+    changes: tuple[Change, ...] = ()
+    links: tuple[LinkDraft, ...] = ()
+    cause: Cause = ASSERTED
+    #: Claims an update with an end interrupts: each holds again after it, as a continuation
+    #: (``Change.valid_from``/``valid_until`` give the continuation's interval).
+    resumes: tuple[Change, ...] = ()
+
+
+def decide(
+    new: Incoming, standing: Sequence[Standing], *, functional: bool, now: datetime
+) -> Decision:
+    """Apply the lifecycle rules, in DESIGN.md §4's precedence, to one new assertion.
+
+    ``standing`` holds the current versions of the claims with the same scope, subject,
+    predicate and qualifiers that are not retracted; explicitly superseded claims are
+    included by the caller even when their key differs.
+    """
+    live = [s for s in standing if not s.empty]
+    changes: list[Change] = []
+    links: list[LinkDraft] = []
+    effects: list[tuple[EffectKind, ClaimId | None]] = []
+    for claim in live:
+        if claim.claim_id in new.supersedes:
+            changes.append(_whole(claim, now, "superseded-by"))
+            links.append(LinkDraft("supersedes", None, claim.claim_id))
+    for claim in live:
+        if claim.object_key != new.object_key or claim.claim_id in new.supersedes:
+            continue
+        if (functional and overlaps(new.valid_from, new.valid_until, claim.valid_from, claim.valid_until)) or (
+            not functional and (claim.valid_from, claim.valid_until) == (new.valid_from, new.valid_until)
+        ):
+            # the claims it names are superseded all the same, by the claim it corroborates
+            return Decision(corroborates=claim.claim_id, changes=tuple(changes), links=tuple(links),
+                            cause=Cause("corroborated"))
+    if changes:
+        effects.append(("supersedes", None))
+    if not functional:
+        return Decision(valid_until=new.valid_until, changes=tuple(changes), links=tuple(links),
+                        cause=Cause("asserted", effects=tuple(effects)))
+
+    others = [s for s in live if s.claim_id not in new.supersedes and s.object_key != new.object_key]
+    valid_until = new.valid_until
+    if valid_until is None and new.valid_from is not None:
+        later = [s for s in others if s.valid_from is not None and new.valid_from < s.valid_from]
+        if later:
+            nearest = min(later, key=lambda s: (s.valid_from, s.claim_id))
+            valid_until = nearest.valid_from
+            links.append(LinkDraft("supersedes", nearest.claim_id, None))
+            effects.append(("backfilled-before", ClaimId(nearest.claim_id)))
+
+    disputed = False
+    resumes: list[Change] = []
+    for claim in others:
+        if not overlaps(new.valid_from, valid_until, claim.valid_from, claim.valid_until):
+            continue
+        if new.valid_from is not None and (claim.valid_from is None or new.valid_from > claim.valid_from):
+            # A disputed claim stays disputed over the interval it keeps: closing it at the
+            # new start does not settle what it contradicted before then.
+            status = "disputed" if claim.status == "disputed" else "superseded"
+            changes.append(Change(claim.claim_id, status, claim.valid_from, new.valid_from, "closed-by"))
+            links.append(LinkDraft("supersedes", None, claim.claim_id))
+            effects.append(("updates", ClaimId(claim.claim_id)))
+            if valid_until is not None and (claim.valid_until is None or valid_until < claim.valid_until):
+                # a value for a while only ("900 in July and August"): the old one holds again after it
+                resumes.append(Change(claim.claim_id, claim.status, valid_until, claim.valid_until, "asserted"))
+        elif claim.families and all(keys & new.families for keys in claim.families):
+            # Corrected by its own source: every source behind the old claim is (a revision of, or
+            # the same bytes as) a source behind the new one. An independent source still backing
+            # it makes a conflict.
+            changes.append(_whole(claim, now, "corrected-by"))
+            links.append(LinkDraft("supersedes", None, claim.claim_id))
+            effects.append(("corrects", ClaimId(claim.claim_id)))
+        else:
+            disputed = True
+            if claim.status != "disputed":
+                changes.append(Change(claim.claim_id, "disputed", claim.valid_from, claim.valid_until,
+                                      "contradicted-by", keeps_interval=True))
+            links.append(LinkDraft("contradicts", None, claim.claim_id))
+            effects.append(("conflicts-with", ClaimId(claim.claim_id)))
+    return Decision(disputed=disputed, valid_until=valid_until, changes=tuple(changes),
+                    links=tuple(links), cause=Cause("asserted", effects=tuple(effects)), resumes=tuple(resumes))
+
+
+def _whole(claim: Standing, now: datetime, cause: CauseKind) -> Change:
+    # Superseded as a whole: the empty interval [t, t) holds at no time.
+    at = claim.valid_from if claim.valid_from is not None else now
+    return Change(claim.claim_id, "superseded", at, at, cause)
+
+
+def functional(definition: Mapping[str, Any] | None, object_id: int | None) -> bool:
+    """Whether a predicate holds one value at a time: as declared, else one for values and
+    many for entities."""
+    if definition is not None:
+        return bool(definition["cardinality"] == "one")
+    return object_id is None
+
+
+# ---------------------------------------------------------------- confidence and status
+
+def combine_confidence(current: float, added: float) -> float:
+    """Noisy-or: two independent sources raise confidence, never past 1."""
+    return 1.0 - (1.0 - current) * (1.0 - added)
+
+
+def default_confidence(trusts: Iterable[str]) -> float:
+    """The confidence of an assertion that names none: by the trust of its best source."""
+    return DEFAULT_CONFIDENCE["trusted" if "trusted" in trusts else "untrusted"]
+
+
+def promoted(status: str, independent: int) -> str:
+    """A reported claim backed by two or more independent sources is confirmed."""
+    return "confirmed" if status == "reported" and independent >= 2 else status
+
+
+def settled_status(history: Sequence[Cause | None], independent: int) -> str:
+    """The status a claim returns to when its dispute is settled: "confirmed" if it was confirmed
+    explicitly (and not disputed explicitly since) or by independent sources, else "reported"."""
+    if last_explicit(history) == "confirmed":
+        return "confirmed"
+    return "confirmed" if independent >= 2 else "reported"
+
+
+def last_explicit(history: Sequence[Cause | None]) -> CauseKind | None:
+    """The last explicit confirm or dispute in a claim's version causes, if any."""
+    explicit = [c.kind for c in history if c is not None and c.kind in ("confirmed", "disputed")]
+    return explicit[-1] if explicit else None
+
+
+# ---------------------------------------------------------------- independent sources
+
+SourceFacts = Mapping[int, Mapping[str, Any]]
+
+
+def family_of(facts: SourceFacts, source_id: int) -> int:
+    """The first revision of a source: revisions of one document count as one source."""
+    seen = set()
+    while (parent := facts[source_id]["revision_of"]) is not None and source_id not in seen:
+        seen.add(source_id)
+        source_id = parent
+    return source_id
+
+
+def document_keys(facts: SourceFacts, source_id: int) -> frozenset[str]:
+    """Keys two sources share when they are the same document: one revision family, or the same
+    original bytes (a page that came to hold another address's bytes)."""
+    return frozenset({f"family:{family_of(facts, source_id)}", f"bytes:{facts[source_id]['content_hash']}"})
+
+
+def independence_keys(facts: SourceFacts, source_id: int) -> frozenset[str]:
+    """Keys two sources share when they are not independent (same document, or same text and publisher)."""
+    cache = _KEYS.get(id(facts))
+    if cache is None or cache[0] is not facts:
+        _KEYS.clear()
+        cache = _KEYS[id(facts)] = (facts, {})
+    known = cache[1].get(source_id)
+    if known is None:
+        row = facts[source_id]
+        known = document_keys(facts, source_id)
+        if row["publisher"]:
+            known |= {f"text:{row['publisher']}|{row['text_hash']}"}
+        cache[1][source_id] = known
+    return known
+
+
+_KEYS: dict[int, tuple[SourceFacts, dict[int, frozenset[str]]]] = {}
+
+
+def count_independent(key_sets: Iterable[frozenset[str]]) -> int:
+    """How many mutually independent sources a set of sources amounts to (sources sharing a
+    key, directly or through others, count once)."""
+    groups: list[set[str]] = []
+    for keys in key_sets:
+        touching = [g for g in groups if not g.isdisjoint(keys)]
+        if not touching:
+            groups.append(set(keys))
+            continue
+        first = touching[0]
+        first.update(keys)
+        for other in touching[1:]:
+            first.update(other)
+            groups.remove(other)
+    return len(groups)
+
+
+def independent_sources(sources: Iterable[int], facts: SourceFacts) -> int:
+    """How many of these sources are independent of each other."""
+    distinct = set(sources)
+    if len(distinct) < 2:
+        return len(distinct)
+    if len(distinct) == 2:
+        first, second = (independence_keys(facts, s) for s in distinct)
+        return 2 if first.isdisjoint(second) else 1
+    return count_independent([independence_keys(facts, s) for s in distinct])
+
+
+# ---------------------------------------------------------------- functional clashes
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    """A standing, undisputed claim as the clash check sees it."""
+
+    claim_id: int
+    key: tuple[Any, ...]
+    value: tuple[Any, ...]
+    valid_from: datetime | None
+    valid_until: datetime | None
+
+
+def first_clash(held: Iterable[Held]) -> tuple[int, int, tuple[Any, ...]] | None:
+    """Two claims with the same key (scope, subject, functional predicate, qualifiers) that give
+    different values at the same time, as (earlier claim, later claim, key); None if none do."""
+    groups: dict[tuple[Any, ...], list[Held]] = {}
+    for claim in held:
+        groups.setdefault(claim.key, []).append(claim)
+    for key, group in groups.items():
+        group.sort(key=lambda c: (c.valid_from is not None, c.valid_from or datetime.min, c.claim_id))
+        active: list[Held] = []
+        for claim in group:
+            active = [a for a in active if overlaps(a.valid_from, a.valid_until, claim.valid_from, claim.valid_until)]
+            clash = next((a for a in active if a.value != claim.value), None)
+            if clash is not None:
+                return clash.claim_id, claim.claim_id, key
+            active.append(claim)
+    return None
+
+
+# ---------------------------------------------------------------- undoing a retracted claim
+
+#: (valid_from, valid_until, their precisions)
+Interval = tuple[datetime | None, datetime | None, str | None, str | None]
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """One version of a claim: status, interval and cause."""
+
+    status: str
+    interval: Interval
+    cause: Cause | None = None
+
+    @property
+    def never_valid(self) -> bool:
+        """Superseded as a whole: the interval [t, t) holds at no time."""
+        return self.interval[0] is not None and self.interval[0] == self.interval[1]
+
+
+@dataclass(frozen=True, slots=True)
+class Competitor:
+    """Another standing claim of the same subject and predicate, which may hold a value where a
+    restored claim would get its interval back."""
+
+    claim_id: int
+    disputed: bool
+    same_qualifiers: bool
+    same_value: bool
+    valid_from: datetime | None
+    valid_until: datetime | None
+    valid_from_precision: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Linked:
+    """A claim linked to a retracted one, with what deciding its restoration needs."""
+
+    claim_id: int
+    #: Its versions, oldest first; the last is the current one.
+    history: tuple[State, ...]
+    independent: int
+    #: The retracted claim contradicted it (or it was asserted in conflict with it).
+    rival: bool
+    #: A claim besides the retracted one that is not retracted disputes it.
+    disputed_by_others: bool
+    #: Where its continuation after the retracted claim begins (start, precision), if it has one.
+    resumes_at: tuple[datetime | None, str | None] | None
+    functional: bool
+    competitors: tuple[Competitor, ...]
+    #: Its continuations (and theirs) whose current status is disputed.
+    disputed_continuations: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Restoration:
+    """A new version for a claim the retraction changes: a status and, if not None, an interval."""
+
+    claim_id: int
+    status: str
+    interval: Interval | None
+    cause: Cause
+
+
+def restore(retracted: int, continuations: Sequence[int], linked: Sequence[Linked]) -> list[Restoration]:
+    """Take back what ``retracted`` did to other claims: a retracted claim was never to be believed.
+
+    Its continuations (after values for a while only) stand on its evidence and are retracted
+    with it. A claim it closed or superseded gets back the interval it had before, if it still
+    has the one the retracted claim gave it, whatever versions came since (a corroboration, a
+    confirmation); a claim asserted open-ended but backfilled against it is reopened. A claim
+    it disputed, or that was asserted in conflict with it, is settled unless another claim
+    still disputes it or someone disputed it explicitly. A settled claim is "confirmed" if it
+    was confirmed explicitly or by independent sources, else "reported". An interval given back
+    never makes two undisputed values of a functional predicate overlap.
+    """
+    because = Cause("retracted-with", ClaimId(retracted))
+    plan = [Restoration(c, "retracted", None, because) for c in sorted(continuations)]
+    because = Cause("restored-after", ClaimId(retracted))
+    for claim in sorted(linked, key=lambda c: c.claim_id):
+        current, history = claim.history[-1], claim.history
+        causes = [state.cause for state in history]
+        made = [n for n, cause in enumerate(causes)
+                if cause is not None and cause.kind in CHANGED_BY and cause.claim == retracted]
+        interval = current.interval
+        if made and made[0] > 0 and interval == history[made[-1]].interval:
+            interval = history[made[0] - 1].interval  # closed or superseded by it: as before
+            if claim.resumes_at is not None:  # ... up to where its continuation after it begins
+                interval = (interval[0], claim.resumes_at[0], interval[2], claim.resumes_at[1])
+        elif causes[0] is not None and causes[0].did("backfilled-before", retracted) and (
+            current.interval[1] == history[0].interval[1]
+        ):
+            interval = (interval[0], None, interval[2], None)  # asserted open-ended
+        settled = settled_status(causes, claim.independent)
+        status = current.status
+        if status == "superseded" and interval != current.interval:
+            status = settled
+        elif status == "disputed" and claim.rival:
+            if not (last_explicit(causes) == "disputed" or claim.disputed_by_others):
+                status = settled
+        if (status, interval) == (current.status, current.interval):
+            continue  # nothing it did is left, or what it did was changed since
+        until = restorable_until(claim, State(status, interval))
+        if until is None:
+            continue
+        if status != "disputed" and until[0] is not None and until[0] != interval[1]:
+            status = "superseded"  # a value asserted since closes it, as an update would have
+        plan.append(Restoration(claim.claim_id, status, (interval[0], until[0], interval[2], until[1]), because))
+        if current.status == "disputed" and status != "disputed":  # its continuations are settled alike
+            plan.extend(Restoration(c, status, None, because) for c in claim.disputed_continuations)
+    return plan
+
+
+def restorable_until(claim: Linked, previous: State) -> tuple[datetime | None, str | None] | None:
+    """The end (and its precision) ``claim`` can get back with its ``previous`` state, keeping one
+    undisputed value per functional predicate at a time: its old end, or the start of a value
+    asserted since that begins later (as an update would have closed it); None if a value
+    asserted since holds from its start already."""
+    start, until, _, precision = previous.interval
+    if previous.status == "disputed" or previous.never_valid or not claim.functional:
+        return until, precision
+    for other in claim.competitors:
+        if (
+            other.disputed or not other.same_qualifiers or other.same_value
+            or (other.valid_from is not None and other.valid_from == other.valid_until)
+            or not overlaps(start, until, other.valid_from, other.valid_until)
+        ):
+            continue
+        if start is None or other.valid_from is None or other.valid_from <= start:
+            return None
+        until, precision = other.valid_from, other.valid_from_precision
+    return until, precision
