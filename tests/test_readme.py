@@ -19,7 +19,7 @@ COMMANDS = sorted(get_command(app).commands)  # type: ignore[attr-defined]
 #: docs pages whose ```python blocks run, in order, in one namespace, and what their output shows
 RUN_IN_ORDER = {
     "concepts.md": ["asserted; updates claim 1", "PLN 2800 PLN 2800 None", "disputed asserted; conflicts with claim 2",
-                    "reported restored: claim 3 was retracted", "2 confirmed 0.84", "quarantine:default",
+                    "reported restored: claim 3 was retracted", "2 confirmed 0.84", "quarantine:default 0.2",
                     "['PLN 3100']"],
     "api.md": ["True None", "1 True 2 False", "3,878,100 inhabitants 11 32", "reviewed the hyphenated records",
                "1 reported 0.6 asserted", "[2, 3]", "disputed retracted", "3878100 confirmed country",
