@@ -637,7 +637,7 @@ class Ledger:
                 overwrite: bool = False) -> Path:
         """Restore a backup made by ``backup()`` into ``path`` (None: ``$LEDGER_URL``, else ``./ledger.db``);
         refused if it exists, unless ``overwrite``."""
-        path = (os.environ.get(db.URL_VARIABLE) or db.DEFAULT_FILE) if path is None else path
+        path = db.default_sqlite_file() if path is None else path
         for name, value in (("backup", backup), ("path", path)):
             if not isinstance(value, (str, os.PathLike)) or os.fspath(value) in ("", db.MEMORY):
                 raise InvalidInput(f"{name} must be the path of a SQLite file, not {value!r:.60}")

@@ -114,5 +114,12 @@ def test_restore_without_a_path_restores_to_the_default_ledger(tmp_path: Path,
         Ledger.restore(backup)
     monkeypatch.setenv("LEDGER_URL", str(tmp_path / "named.db"))
     assert Ledger.restore(backup) == tmp_path / "named.db"
+    monkeypatch.setenv("LEDGER_URL", f"sqlite:///{tmp_path / 'by-url.db'}")
+    assert Ledger.restore(backup) == tmp_path / "by-url.db"
+    monkeypatch.setenv("LEDGER_URL", "postgresql://someone:secret@db.example/ledger")
+    with pytest.raises(InvalidInput, match=r"LEDGER_URL names postgresql\+psycopg://someone:\*\*\*@db.example/ledger, "
+                                           "not a SQLite file"):
+        Ledger.restore(backup)
+    monkeypatch.setenv("LEDGER_URL", str(tmp_path / "named.db"))
     with Ledger.open(create=False) as restored:
         assert restored.source(1).text == "Kept."
