@@ -331,6 +331,9 @@ class Ledger:
         from ledger.ingest.base import check_url, document_url
         from ledger.ingest.html import DEFAULT_MAX_BYTES, read_html
 
+        if not isinstance(html, (str, bytes, os.PathLike)):
+            raise IngestError(f"ingest_html takes the page's bytes, its HTML as str or a file's Path, "
+                              f"not {type(html).__name__}")
         path = files.checked_path(html, what="ingest_html") if isinstance(html, os.PathLike) else None
         url = files.file_uri(path) if url is None and path is not None else url
         if url is None:

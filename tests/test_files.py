@@ -3,7 +3,7 @@ tells the two apart, and what the command line reads about a ledger is public.""
 
 from __future__ import annotations
 
-import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -20,12 +20,14 @@ PAPER = FIXTURES / "pdf" / "two-column.pdf"
 
 def _same_document(a: Ledger, first: int, b: Ledger, second: int) -> None:
     one, other = a.source(first), b.source(second)
-    assert (one.text, one.kind, one.title, one.content_hash) == (other.text, other.kind, other.title, other.content_hash)
+    assert (one.text, one.kind, one.title, one.content_hash) == \
+           (other.text, other.kind, other.title, other.content_hash)
     assert [(p.char_start, p.char_end, p.page) for p in a.passages(first)] == \
            [(p.char_start, p.char_end, p.page) for p in b.passages(second)]
 
 
-def test_ingest_html_reads_a_path_as_its_bytes_under_its_file_uri(ledger: Ledger, make_db_url) -> None:  # type: ignore[no-untyped-def]
+def test_ingest_html_reads_a_path_as_its_bytes_under_its_file_uri(ledger: Ledger,
+                                                                  make_db_url: Callable[[], str]) -> None:
     from_path = ledger.ingest_html(ARTICLE)
     assert from_path.created and from_path.uri == ARTICLE.resolve().as_uri()
     assert ledger.ingest_html(ARTICLE.read_bytes(), url=ARTICLE.resolve().as_uri()).id == from_path.id
@@ -40,6 +42,9 @@ def test_a_str_is_html_never_a_path(ledger: Ledger) -> None:
         ledger.ingest_html(str(ARTICLE), url="https://example.org/a")
     with pytest.raises(InvalidInput, match="url is required for a page given as text or bytes"):
         ledger.ingest_html(ARTICLE.read_text(encoding="utf-8"))
+    with pytest.raises(IngestError, match=r"^ingest_html takes the page's bytes, its HTML as str or a file's Path, "
+                                          "not int$"):
+        ledger.ingest_html(5, url="https://example.org/a")  # type: ignore[arg-type]
 
 
 def test_a_large_file_is_refused(ledger: Ledger, db_url: str) -> None:

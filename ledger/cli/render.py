@@ -61,7 +61,8 @@ def claims_table(claims: Sequence[Claim], *, title: str, versions: bool = False)
         table.add_column("cause")
     for c in claims:
         qualifiers = "".join(f" ({k}={v})" for k, v in c.qualifiers.items())
-        valid = "never" if c.never_valid else f"[{when(c.valid_from, c.valid_from_precision)}, {when(c.valid_until, c.valid_until_precision)})"
+        start, end = when(c.valid_from, c.valid_from_precision), when(c.valid_until, c.valid_until_precision)
+        valid = "never" if c.never_valid else f"[{start}, {end})"
         status = f"[yellow]{c.status}[/]" if c.disputed else c.status
         row = [str(c.id), escape(c.subject), escape(c.predicate + qualifiers), escape(c.object_label), status,
                f"{c.confidence:.2f}", valid]
