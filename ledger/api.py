@@ -14,10 +14,10 @@ from typing import Any, Literal, TypeVar
 
 from sqlalchemy import Connection, Engine, insert, select, update
 
-from ledger import db, queries, reads, sources, store, validate
+from ledger import db, files, queries, reads, sources, stats, store, validate
+from ledger.claims.draft import ClaimDraft
 from ledger.claims.status import change_status, refuse_functional_overlaps, supersession_reaches
 from ledger.claims.write import write_claims
-from ledger.claims.draft import ClaimDraft
 from ledger.validate import EntityRef, check_scope
 from ledger.check import CheckReport
 from ledger.claims.values import DATATYPES
@@ -103,6 +103,11 @@ class Ledger:
     def url(self) -> str:
         """The database URL (password hidden)."""
         return self._engine.url.render_as_string(hide_password=True)
+
+    @property
+    def location(self) -> str:
+        """The database as messages name it: its file, "the in-memory database", or the URL (password hidden)."""
+        return db.describe(self._engine.url)
 
     def close(self) -> None:
         """Release the database connections."""
@@ -320,15 +325,25 @@ class Ledger:
         return source
 
     def ingest_html(
-        self, html: str | bytes, *, url: str, retrieved_at: TimeInput | None = None, encoding: str | None = None,
-        trust: Trust = "trusted", scope: str = "default", max_bytes: int | None = None,
+        self, html: str | bytes | os.PathLike[str], *, url: str | None = None, retrieved_at: TimeInput | None = None,
+        encoding: str | None = None, trust: Trust = "trusted", scope: str = "default", max_bytes: int | None = None,
     ) -> Source:
         """Read a web page's main text (no boilerplate) and metadata into a source; paragraphs
-        become passages. Revisions by ``url`` work as for ``ingest_pdf``. ``max_bytes`` (default
-        20 MiB) refuses larger pages."""
+        become passages. ``html`` is the page's bytes, its text (a str is always HTML, never a
+        path) or a file's path (a ``pathlib.Path``); ``url`` is where it came from, for a path by
+        default its ``file:`` URI. Revisions by ``url`` work as for ``ingest_pdf``. ``max_bytes``
+        (default 20 MiB) refuses larger pages, a file before it is read."""
         from ledger.ingest.base import check_url, document_url
         from ledger.ingest.html import DEFAULT_MAX_BYTES, read_html
 
+        if not isinstance(html, (str, bytes, os.PathLike)):
+            raise IngestError(f"ingest_html takes the page's bytes, its HTML as str or a file's Path, "
+                              f"not {type(html).__name__}")
+        path = files.checked_path(html, what="ingest_html") if isinstance(html, os.PathLike) else None
+        url = files.file_uri(path) if url is None and path is not None else url
+        if url is None:
+            raise InvalidInput("url is required for a page given as text or bytes; pass where it came from, "
+                               "such as 'https://example.org/news/article'")
         sources.check_metadata(url=url)
         check_url(url)
         sources.check_stored_uri(document_url(url), what="url", given=url)
@@ -338,8 +353,26 @@ class Ledger:
             raise InvalidInput(f"encoding must be a charset name or None, not {type(encoding).__name__}")
         retrieved = _time(retrieved_at, "retrieved_at")
         with store.paused_gc():  # reading a page makes a few hundred thousand short-lived objects
-            draft = read_html(html, url=url, retrieved_at=retrieved, encoding=encoding, max_bytes=max_bytes)
+            page = files.read_limited(Path(html), max_bytes=max_bytes) if isinstance(html, os.PathLike) else html
+            draft = read_html(page, url=url, retrieved_at=retrieved, encoding=encoding, max_bytes=max_bytes)
         return self.add_draft(draft, trust=trust, scope=scope)
+
+    def ingest_file(
+        self, path: str | os.PathLike[str], *, password: str | None = None, max_pages: int | None = None,
+        max_bytes: int | None = None, trust: Trust = "trusted", scope: str = "default",
+    ) -> Source:
+        """Ingest a PDF or HTML file, told apart by its name (.pdf, .html, .htm, .xhtml) or else by its
+        first bytes, as ``ingest_pdf`` (``password`` and ``max_pages`` apply to PDFs) or ``ingest_html`` do.
+
+        Raises:
+            IngestError: neither a PDF nor a web page, unreadable, or refused by the ingester.
+            NeedsOCR: as for ``ingest_pdf``.
+        """
+        checked = files.checked_path(path, what="ingest_file")
+        if files.document_kind(checked) == "pdf":
+            return self.ingest_pdf(checked, password=password, max_pages=max_pages, max_bytes=max_bytes, trust=trust,
+                                   scope=scope)
+        return self.ingest_html(checked, max_bytes=max_bytes, trust=trust, scope=scope)
 
     def ingest_url(
         self, url: str, *, timeout: float = 20.0, max_bytes: int | None = None, trust: Trust = "trusted",
@@ -608,14 +641,26 @@ class Ledger:
         return target
 
     @staticmethod
-    def restore(backup: str | os.PathLike[str], path: str | os.PathLike[str], *, overwrite: bool = False) -> Path:
-        """Restore a backup made by ``backup()`` into ``path`` (refused if it exists, unless ``overwrite``)."""
+    def restore(backup: str | os.PathLike[str], path: str | os.PathLike[str] | None = None, *,
+                overwrite: bool = False) -> Path:
+        """Restore a backup made by ``backup()`` into ``path`` (None: ``$LEDGER_URL``, else ``./ledger.db``);
+        refused if it exists, unless ``overwrite``."""
+        path = db.default_sqlite_file() if path is None else path
         for name, value in (("backup", backup), ("path", path)):
             if not isinstance(value, (str, os.PathLike)) or os.fspath(value) in ("", db.MEMORY):
                 raise InvalidInput(f"{name} must be the path of a SQLite file, not {value!r:.60}")
         source, target = Path(backup).expanduser().resolve(), Path(path).expanduser().resolve()
         db.restore_sqlite(source, target, overwrite=overwrite)
         return target
+
+    def rows_besides(self, *, actor: str, source_uri: str, entity: str) -> dict[str, int]:
+        """Counts by kind ("sources", "claim versions", …), in every scope, of the rows other than
+        ``actor``'s claims and versions and, in the default scope, the source at ``source_uri`` and the
+        entity named ``entity`` with its alias; kinds with none are left out (``{}``: nothing else)."""
+        for name, value in (("actor", actor), ("source_uri", source_uri), ("entity", entity)):
+            check_text(value, what=name)
+        return self._read(lambda connection: stats.rows_besides(connection, actor=actor, source_uri=source_uri,
+                                                                entity=entity))
 
     def check(self) -> CheckReport:
         """Check every invariant (integrity, evidence, versions, functional overlaps, scopes)."""

@@ -71,6 +71,18 @@ def _sqlite_file(url: str) -> Path | None:
     return Path(parsed.database or "")
 
 
+def default_sqlite_file() -> Path:
+    """The SQLite file ``Ledger.open(None)`` opens: ``$LEDGER_URL``'s, else ``./ledger.db``.
+
+    InvalidInput if ``$LEDGER_URL`` names another kind of database.
+    """
+    url = resolve_url(None)
+    path = _sqlite_file(url)
+    if path is None:
+        raise InvalidInput(f"${URL_VARIABLE} names {describe(url)}, not a SQLite file; pass the file's path")
+    return path
+
+
 def _is_memory(url: URL) -> bool:
     """Whether a SQLite URL names an in-memory database (``sqlite://``, ``sqlite:///:memory:``)."""
     return url.get_backend_name() == "sqlite" and url.database in (None, "", MEMORY)
