@@ -309,6 +309,17 @@ def backup_sqlite(engine: Engine, target: Path) -> None:
     _copy_sqlite(lambda: sqlite3.connect(database, timeout=BUSY_TIMEOUT_MS / 1000), target)
 
 
+def restore_to(backup: object, path: object, *, overwrite: bool) -> Path:
+    """Restore a backup file into the SQLite file ``path``; both must be paths of files."""
+    for name, value in (("backup", backup), ("path", path)):
+        if not isinstance(value, (str, os.PathLike)) or os.fspath(value) in ("", MEMORY):
+            raise InvalidInput(f"{name} must be the path of a SQLite file, not {value!r:.60}")
+    assert isinstance(backup, (str, os.PathLike)) and isinstance(path, (str, os.PathLike))
+    source, target = Path(backup).expanduser().resolve(), Path(path).expanduser().resolve()
+    restore_sqlite(source, target, overwrite=overwrite)
+    return target
+
+
 def restore_sqlite(backup: Path, target: Path, *, overwrite: bool) -> None:
     """Copy a backup file into ``target`` through the backup API, refusing damaged backups."""
     if not backup.is_file():

@@ -20,9 +20,7 @@ from sqlalchemy.sql.functions import FunctionElement
 from ledger import queries, store
 from ledger.claims.values import decode_value
 from ledger.entities import normalize_name
-from ledger.errors import StoreError
 from ledger.model import UTCTime
-from ledger.timeline import from_micros, to_micros
 from ledger.records import (
     VISIBLE_STATUSES,
     Claim,
@@ -208,56 +206,7 @@ def find_claims(connection: Connection, query: Filter, *, now: datetime) -> list
         params["valid_at"] = query.valid_at or now
     elif time_mode == "during" and query.during is not None:
         params["during_start"], params["during_end"] = query.during
-    return [claim_record(row) for row in _run_prepared(connection, shape, params)]
-
-
-_TIME_PARAMS = frozenset({"known_at", "valid_at", "during_start", "during_end"})
-_TIME_COLUMNS = frozenset({"valid_from", "valid_until", "recorded_at", "invalidated_at"})
-
-
-_PREPARED: dict[tuple[Any, ...], tuple[str, tuple[str, ...] | None, dict[str, Any], tuple[str, ...]]] = {}
-
-
-def _prepared(
-    shape: tuple[Any, ...], dialect: Dialect
-) -> tuple[str, tuple[str, ...] | None, dict[str, Any], tuple[str, ...]]:
-    """(SQL, positional parameter order or None, constant parameters, result column names)."""
-    key = (shape, dialect.name, dialect.driver)
-    found = _PREPARED.get(key)
-    if found is None:
-        statement = _claims_statement(shape)
-        compiled = statement.compile(dialect=dialect)
-        order = tuple(compiled.positiontup or ()) if compiled.positional else None
-        constants = {k: v for k, v in compiled.params.items() if v is not None}
-        columns = tuple(str(c.key) for c in statement.selected_columns)
-        found = _PREPARED[key] = (str(compiled), order, constants, columns)
-    return found
-
-
-def _run_prepared(connection: Connection, shape: tuple[Any, ...], params: dict[str, Any]) -> list[dict[str, Any]]:
-    # The hot read path: a statement compiled once per shape, sent through the DBAPI with the
-    # few type conversions done here, skipping SQLAlchemy's per-call parameter processing.
-    sqlite = connection.dialect.name == "sqlite"
-    sql, order, constants, columns = _prepared(shape, connection.dialect)
-    values = {**constants, **params}
-    if sqlite:
-        for name in _TIME_PARAMS & values.keys():
-            values[name] = to_micros(values[name])
-    arguments: Any = tuple(values[name] for name in order) if order is not None else values
-    cursor = connection.connection.cursor()
-    try:
-        cursor.execute(sql, arguments)
-        rows = [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
-    except connection.dialect.loaded_dbapi.Error as error:
-        raise StoreError(f"the database failed while reading: {error}") from error
-    finally:
-        cursor.close()
-    for row in rows:
-        for name in _TIME_COLUMNS:
-            value = row[name]
-            if value is not None:
-                row[name] = from_micros(value) if sqlite else value.astimezone(UTC)
-    return rows
+    return [claim_record(row) for row in store.rows(connection, _claims_statement(shape), params)]
 
 
 def claim_record(row: Mapping[Any, Any]) -> Claim:

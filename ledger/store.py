@@ -21,6 +21,7 @@ from sqlalchemy import (
     ColumnElement,
     Connection,
     Dialect,
+    Select,
     String,
     Table,
     Text,
@@ -174,6 +175,33 @@ def run(connection: Connection, statement: ClauseElement, params: Mapping[str, A
     values = [given[name] if convert is None else convert(given[name])
               for name, convert in zip(names, converters, strict=True)]
     return _on_driver(connection, sql, values if positional else dict(zip(names, values, strict=True)))
+
+
+def rows(connection: Connection, statement: Select[Any], params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Run a select through :func:`run` (the hot reads: claims as of a time); its rows as dicts,
+    times as aware UTC datetimes. Build ``statement`` once (its compiled form is cached by it)."""
+    names, times = _result_plan(statement)
+    found = [dict(zip(names, row, strict=True)) for row in run(connection, statement, params)]
+    sqlite = connection.dialect.name == "sqlite"
+    for row in found:
+        for name in times:
+            value = row[name]
+            if value is not None:
+                row[name] = from_micros(value) if sqlite else value.astimezone(UTC)
+    return found
+
+
+_RESULT_PLANS: dict[Select[Any], tuple[tuple[str, ...], tuple[str, ...]]] = {}
+
+
+def _result_plan(statement: Select[Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(column names, names of the time columns) of a select."""
+    plan = _RESULT_PLANS.get(statement)
+    if plan is None:
+        columns = list(statement.selected_columns)
+        plan = _RESULT_PLANS[statement] = (
+            tuple(str(c.key) for c in columns), tuple(str(c.key) for c in columns if isinstance(c.type, model.UTCTime)))
+    return plan
 
 
 def _on_driver(connection: Connection, sql: str, parameters: Any, *, many: bool = False) -> list[Any]:
@@ -478,6 +506,11 @@ _MERGED = select(entities.c.id).where(or_(entities.c.id == bindparam("root"),
                                           entities.c.merged_into == bindparam("root")))
 
 
+def set_entity_kind(connection: Connection, entity_id: int, kind: str) -> None:
+    """Give an entity without a kind its kind."""
+    connection.execute(update(entities).where(entities.c.id == entity_id).values(kind=kind))
+
+
 def entity_row(connection: Connection, entity_id: int) -> Mapping[Any, Any]:
     """The entity row, or NotFound."""
     row = connection.execute(_ENTITY, {"id": entity_id}).mappings().first()
@@ -756,6 +789,22 @@ def mark_stale(connection: Connection, evidence_ids: Sequence[int], now: datetim
 
 
 _PREDICATES = select(predicates).where(one_of(predicates.c.name, "names"))
+
+
+def put_predicate(connection: Connection, ids: Ids, now: datetime, row: Mapping[str, Any]) -> None:
+    """Insert a predicate declaration, or replace the one of the same name."""
+    if predicate_rows(connection, [row["name"]]).get(row["name"]) is None:
+        connection.execute(insert(predicates), {**row, "id": ids.take(predicates), "recorded_at": now})
+    else:
+        connection.execute(update(predicates).where(predicates.c.name == row["name"]).values(**row))
+
+
+_CLAIM_SCOPE = select(claims.c.scope).where(claims.c.id == bindparam("id"))
+
+
+def claim_scope(connection: Connection, claim_id: int) -> str | None:
+    """The scope of a claim, or None when there is no such claim."""
+    return connection.execute(_CLAIM_SCOPE, {"id": claim_id}).scalar()
 
 
 def predicate_rows(connection: Connection, names: Iterable[str]) -> dict[str, Mapping[Any, Any]]:

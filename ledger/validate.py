@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 from ledger.entities import canonical_label, check_text, check_utf8_size
 from ledger.errors import InvalidInput
-from ledger.records import Citation, Claim, ClaimId, Entity, EntityId
+from ledger.records import (
+    STATUSES,
+    VISIBLE_STATUSES,
+    Citation,
+    Claim,
+    ClaimId,
+    Entity,
+    EntityId,
+    Source,
+    SourceId,
+)
+from ledger.timeline import TimeInput, parse_time
 
 EntityRef = Entity | EntityId | int | str
 ClaimRef = Claim | ClaimId | int
@@ -148,3 +160,91 @@ def entity_id_of(ref: EntityRef) -> int:
         return check_id(ref, what="entity id")
     raise InvalidInput(f"expected an entity, an entity id or a name; got {type(ref).__name__}")
 
+
+
+SourceRef = Source | SourceId | int
+
+
+def source_id(source: object) -> int:
+    """The id of a source record or id."""
+    if isinstance(source, Source):
+        return int(source.id)
+    if isinstance(source, int) and not isinstance(source, bool):
+        return check_id(source, what="source id")
+    raise InvalidInput(f"expected a source or source id, got {type(source).__name__}")
+
+
+def entity_ref(entity: EntityRef | None) -> int | str | None:
+    """An entity named by text (checked) or by record or id (its id); None stays None."""
+    if entity is None:
+        return None
+    if isinstance(entity, str):
+        return check_text(entity, what="entity name", one_line=False)
+    return entity_id_of(entity)
+
+
+def entity_label(entity: EntityRef) -> str:
+    """How an error message names an entity the caller gave."""
+    return repr(entity) if isinstance(entity, str) else f"entity {entity_id_of(entity)}"
+
+
+def optional_predicate(predicate: str | None) -> str | None:
+    """A predicate filter: None, or a predicate in its stored form."""
+    return None if predicate is None else check_predicate(predicate)
+
+
+def limit(value: int | None, name: str, default: int) -> int:
+    """A size limit given to an ingester: ``default`` for None, else a whole number >= 1."""
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidInput(f"{name} must be a whole number >= 1, not {value!r:.40}")
+    return value
+
+
+def moment(value: TimeInput | None, what: str) -> datetime | None:
+    """A time argument as an aware datetime (the start of a partial date), or None."""
+    return None if value is None else parse_time(value, what=what).at
+
+
+def during(value: tuple[TimeInput, TimeInput] | None) -> tuple[datetime, datetime] | None:
+    """A closed-open (start, end) pair of times, or None."""
+    if value is None:
+        return None
+    if not isinstance(value, (tuple, list)) or len(value) != 2:
+        raise InvalidInput("during must be a pair (start, end)")
+    start, end = parse_time(value[0], what="during start").at, parse_time(value[1], what="during end").at
+    if end <= start:
+        raise InvalidInput("during=(start, end) needs end later than start")
+    return start, end
+
+
+def statuses(chosen: Iterable[str] | None) -> tuple[str, ...]:
+    """Statuses to read: the visible ones for None, else known statuses only."""
+    if chosen is None:
+        return VISIBLE_STATUSES
+    if isinstance(chosen, str):
+        chosen = [chosen]
+    if not isinstance(chosen, Iterable):
+        raise InvalidInput(f"statuses must be a list of statuses, not {type(chosen).__name__}; "
+                           f"use some of {STATUSES}")
+    picked = tuple(chosen)
+    unknown = [s for s in picked if s not in STATUSES]
+    if unknown or not picked:
+        raise InvalidInput(f"unknown status {unknown or picked!r}; use some of {STATUSES}")
+    return picked
+
+
+def citations(evidence: Sequence[Citation] | Citation | None, *, relation: str | None = None,
+              use: str = "") -> tuple[Citation, ...]:
+    """Citations made by cite() (all of ``relation`` if given), or InvalidInput naming ``use``."""
+    if evidence is None:
+        return ()
+    items = citation_tuple(evidence)
+    for item in items:
+        if not isinstance(item, Citation):
+            raise InvalidInput(f"evidence must be citations made by cite(); got {type(item).__name__}")
+        if relation is not None and item.relation != relation:
+            raise InvalidInput(f"{use} takes {'supporting' if relation == 'supports' else 'contradicting'} "
+                               f"evidence; cite it with relation={relation!r}")
+    return items

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -116,3 +116,25 @@ def prepare(draft: ClaimDraft) -> Prepared:
 
 
 _NO_CLAIMS: frozenset[int] = frozenset()
+
+
+_DRAFT_FIELDS = frozenset(ClaimDraft._fields)
+
+
+def drafts(items: object) -> list[ClaimDraft]:
+    """ClaimDrafts from a list of drafts or dicts with the same keys, or InvalidInput."""
+    if isinstance(items, (str, bytes, Mapping, ClaimDraft)) or not isinstance(items, Iterable):
+        raise InvalidInput(f"assert_claims takes a list of ClaimDrafts or dicts, not {type(items).__name__}; "
+                           "for one claim, use assert_claim or pass [draft]")
+    return [item if isinstance(item, ClaimDraft) else _from_mapping(item) for item in items]
+
+
+def _from_mapping(data: object) -> ClaimDraft:
+    if not isinstance(data, Mapping):
+        raise InvalidInput(f"each claim must be a ClaimDraft or a dict; got {type(data).__name__}")
+    if not _DRAFT_FIELDS.issuperset(data):
+        unknown = set(data) - _DRAFT_FIELDS
+        raise InvalidInput(f"unknown claim field(s) {sorted(unknown, key=str)}; known: {sorted(_DRAFT_FIELDS)}")
+    if "subject" not in data or "predicate" not in data:
+        raise InvalidInput("each claim needs 'subject' and 'predicate'")
+    return ClaimDraft(**data)

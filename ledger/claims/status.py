@@ -239,3 +239,14 @@ def supersession_reaches(connection: Connection, start: int, goal: int) -> bool:
             return True
         seen |= frontier
     return False
+
+def check_supersession(connection: Connection, old: int, new: int) -> None:
+    """Refuse ``new`` superseding ``old`` across scopes, by a retracted claim, or in a cycle."""
+    newer, older = store.current_version(connection, new), store.current_version(connection, old)
+    if newer["scope"] != older["scope"]:
+        raise ScopeMismatch(f"claims {old} (scope {older['scope']!r}) and {new} (scope "
+                            f"{newer['scope']!r}) belong to different scopes; nothing crosses scopes")
+    if newer["status"] == "retracted":
+        raise Conflict(f"claim {new} is retracted and cannot supersede anything")
+    if supersession_reaches(connection, old, new):
+        raise Conflict(f"claim {old} already supersedes claim {new}; a cycle is not allowed")
