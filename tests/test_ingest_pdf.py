@@ -65,6 +65,17 @@ BBOX_TOLERANCE = 0.5  # points; line bboxes come from mupdf's XML with 8 signifi
 # --- helpers ----------------------------------------------------------------------------------
 
 
+@pytest.fixture(autouse=True)
+def mupdf_line_boxes() -> Iterator[None]:
+    """pymupdf's "dict" and "words" give line and word boxes as mupdf computes them, like the
+    passages' bboxes: without pymupdf's quad corrections (pymupdf4llm, installed with the full
+    pymupdf, switches them off for good on import; pymupdf-lite leaves them on)."""
+    before = pymupdf.TOOLS.unset_quad_corrections()
+    pymupdf.TOOLS.unset_quad_corrections(True)
+    yield
+    pymupdf.TOOLS.unset_quad_corrections(before)
+
+
 def _path(origin: str, name: str) -> Path:
     if origin == "realworld":
         if not REALWORLD_PDFS:

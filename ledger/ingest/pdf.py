@@ -593,7 +593,7 @@ def _read_pages(
                 lines = _xml_lines(textpage, pymupdf)
                 area = tuple(page.rect if turn else textpage.rect)  # where the lines' coordinates are
             if lines is None:  # pymupdf clips characters itself unless told not to
-                lines = _dict_lines(page.get_textpage(clip=pymupdf.INFINITE_RECT(), flags=0, matrix=turn))
+                lines = _dict_lines(page.get_textpage(clip=pymupdf.INFINITE_RECT(), flags=0, matrix=turn), pymupdf)
                 area = tuple(page.rect if turn else page.rect * page.derotation_matrix)
             if damage := _DAMAGED.search(pymupdf.TOOLS.mupdf_warnings()):
                 raise IngestError(
@@ -902,11 +902,23 @@ def _line_texts(raws: Sequence[str]) -> tuple[list[str], Iterable[bool]]:
     return texts, soft_breaks
 
 
-def _dict_lines(textpage: Any) -> list[_Line]:
-    """Lines of a page from pymupdf's "dict" output: slower, used without the XML API."""
+def _dict_lines(textpage: Any, pymupdf: Any) -> list[_Line]:
+    """Lines of a page from pymupdf's "dict" output: slower, used where the XML does not parse.
+
+    Its line boxes are mupdf's own, as in the XML: pymupdf's quad corrections (a box's height
+    taken from its font's ascender and descender) are switched off while it is read, and back
+    to what they were after (pymupdf4llm, when installed, switches them off for good on import).
+    """
+    tools = pymupdf.TOOLS
+    corrections_off = tools.unset_quad_corrections()
+    tools.unset_quad_corrections(True)
+    try:
+        blocks = textpage.extractDICT()["blocks"]
+    finally:
+        tools.unset_quad_corrections(corrections_off)
     found = [
         (block_number, raw_line)
-        for block_number, block in enumerate(textpage.extractDICT()["blocks"])
+        for block_number, block in enumerate(blocks)
         if block.get("type", 0) == 0
         for raw_line in block["lines"]
     ]
