@@ -276,7 +276,8 @@ class Ledger:
 
         Raises:
             IngestError: unreadable, encrypted without the right password, too large, …
-            NeedsOCR: no page has a usable text layer; the source is recorded (``error.source_id``).
+            NeedsOCR: no page has a usable text layer; nothing is stored (``error.pages`` lists them).
+                Pages of a stored PDF without one are listed in ``Source.pages_without_text``.
         """
         from ledger.ingest.pdf import (
             DEFAULT_MAX_BYTES,
@@ -305,14 +306,12 @@ class Ledger:
                 raise IngestError(f"ingest_pdf takes a file path or the PDF's bytes, not {type(path_or_bytes).__name__}")
             if retrieved is not None:
                 draft = dataclasses.replace(draft, retrieved_at=retrieved)
-            source = self.add_draft(draft, trust=trust, scope=scope)
-        if draft.page_count and len(draft.pages_without_text) == draft.page_count:
-            pages = ", ".join(map(str, draft.pages_without_text))
-            raise NeedsOCR(
-                f"{draft.uri or 'the PDF'} has no readable text layer on any page ({pages}); it is recorded as source "
-                f"{source.id}, but nothing in it can be cited until it is OCRed (e.g. with ocrmypdf) and ingested again",
-                pages=draft.pages_without_text, source_id=source.id)
-        return source
+            if draft.page_count and len(draft.pages_without_text) == draft.page_count:  # refused before any write
+                pages = ", ".join(map(str, draft.pages_without_text))
+                raise NeedsOCR(
+                    f"{draft.uri or 'the PDF'} has no readable text layer on any page ({pages}); nothing was stored: "
+                    "OCR it (e.g. with ocrmypdf) and ingest the result", pages=draft.pages_without_text)
+            return self.add_draft(draft, trust=trust, scope=scope)
 
     def ingest_html(
         self, html: str | bytes, *, url: str, retrieved_at: TimeInput | None = None, encoding: str | None = None,

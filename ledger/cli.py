@@ -298,7 +298,7 @@ class Ingested:
     """What became of one file or URL given to ``ledger ingest`` (a row of its table or JSON)."""
 
     target: str
-    #: "ingested", "new revision", "unchanged", "needs OCR" (recorded anyway) or "error".
+    #: "ingested", "new revision", "unchanged", "needs OCR" (nothing stored) or "error".
     outcome: str
     source: int | None = None
     revision_of: int | None = None
@@ -340,8 +340,7 @@ def _ingest_one(ledger: Ledger, target: str, limits: _Limits, *, trust: Any, sco
             source = ledger.ingest_pdf(target, password=limits.password, max_pages=limits.max_pages,
                                        max_bytes=limits.max_bytes, trust=trust, scope=scope)
     except NeedsOCR as error:
-        return Ingested(target, "needs OCR", source=error.source_id, pages_without_text=error.pages,
-                        message=str(error))
+        return Ingested(target, "needs OCR", pages_without_text=error.pages, message=str(error))
     except LedgerError as error:
         return Ingested(target, "error", message=str(error))
     outcome = "unchanged" if not source.created else "new revision" if source.revision_of is not None else "ingested"
@@ -356,7 +355,7 @@ def _ingest_row(item: Ingested) -> tuple[str, str, str, str]:
         return escape(item.target), "", "", f"[red]error:[/] {escape(item.message or '')}"
     if item.outcome == "needs OCR":
         return (escape(item.target), _count(len(item.pages_without_text), "page"), "0",
-                f"[yellow]recorded, needs OCR[/] (source {item.source})")
+                "[yellow]needs OCR[/], nothing stored")
     units = _count(item.pages, "page") if item.pages else _count(item.passages, "paragraph")
     outcome = {"unchanged": f"unchanged (source {item.source})",
                "new revision": f"[cyan]new revision[/] of {item.revision_of} (source {item.source})",
@@ -408,7 +407,7 @@ def ingest(
         print_json(results)
     else:
         _print_ingested(results)
-    failed = sum(item.outcome == "error" for item in results)
+    failed = sum(item.outcome in ("error", "needs OCR") for item in results)
     if failed or not found:
         fail(IngestError(f"{failed} of {len(found)} failed" if found else "nothing to ingest"), as_json=as_json)
 
