@@ -4,7 +4,8 @@ Extraction
     Lines and their bboxes come from mupdf's structured-text XML (one C call per page,
     parsed with a regular expression), which costs about what ``page.get_text()`` does;
     pymupdf's "dict" output gives the same lines more slowly and is used where the XML
-    call is missing. Text is read unclipped: lines wholly outside the page (hidden
+    does not parse (another mupdf), read with pymupdf's quad corrections off so that its line
+    boxes are mupdf's, as in the XML. Text is read unclipped: lines wholly outside the page (hidden
     off-page text) are dropped, a line reaching over the page edge is kept whole with
     its bbox (clipping each character would cost a tenth of the extraction time).
 
