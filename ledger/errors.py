@@ -52,7 +52,7 @@ class IngestError(InvalidInput):
 
 
 class NeedsOCR(IngestError):
-    """A PDF (or some of its pages) has no usable text layer: none, or mostly unmapped glyphs."""
+    """No page of a PDF has a usable text layer (none, or mostly unmapped glyphs); nothing is stored."""
 
     def __init__(self, message: str, *, pages: tuple[int, ...] = ()) -> None:
         super().__init__(message)
