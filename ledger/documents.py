@@ -36,7 +36,7 @@ def pdf_draft(
     if draft.page_count and len(draft.pages_without_text) == draft.page_count:
         listed = ", ".join(map(str, draft.pages_without_text))
         raise NeedsOCR(f"{draft.uri or 'the PDF'} has no readable text layer on any page ({listed}); nothing was "
-                       f"stored: OCR it (e.g. with ocrmypdf) and ingest it again", pages=draft.pages_without_text)
+                       f"stored: OCR it (e.g. with ocrmypdf) and ingest the result", pages=draft.pages_without_text)
     return draft if retrieved is None else dataclasses.replace(draft, retrieved_at=retrieved)
 
 

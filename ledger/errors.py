@@ -56,13 +56,11 @@ class FetchError(LedgerError):
 
 
 class NeedsOCR(IngestError):
-    """A PDF (or some of its pages) has no usable text layer: none, or mostly unmapped glyphs."""
+    """No page of a PDF has a usable text layer (none, or mostly unmapped glyphs); nothing is stored."""
 
-    def __init__(self, message: str, *, pages: tuple[int, ...] = (), source_id: int | None = None) -> None:
+    def __init__(self, message: str, *, pages: tuple[int, ...] = ()) -> None:
         super().__init__(message)
         self.pages = pages
-        #: The source that was recorded anyway (its metadata and hash), if any.
-        self.source_id = source_id
 
 
 class NotFound(LedgerError, LookupError):

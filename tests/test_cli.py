@@ -76,7 +76,7 @@ def test_ingest_reports_each_document_and_fails_when_one_fails(tmp_path: Path) -
     assert code == 0 and "unchanged" in out
     code, out, err = run("ingest", str(fixtures / "pdf" / "encrypted.pdf"), str(fixtures / "pdf" / "image-only.pdf"),
                          "--db", db)
-    assert code == 2 and "encrypted" in out and "needs OCR" in out and "1 of 2 failed" in err
+    assert code == 2 and "encrypted" in out and "needs OCR" in out and "2 of 2 failed" in err
 
 
 def test_ingest_names_pages_that_lost_lines_only_ocr_can_read(tmp_path: Path) -> None:
@@ -286,7 +286,7 @@ def test_ingest_json_has_one_row_per_document(tmp_path: Path) -> None:
     assert code == 2
     assert [r["outcome"] for r in json.loads(out)] == ["unchanged", "error", "needs OCR"]
     assert "encrypted" in json.loads(out)[1]["message"]
-    assert json.loads(err) == {"error": "IngestError", "message": "1 of 3 failed"}
+    assert json.loads(err) == {"error": "IngestError", "message": "2 of 3 failed"}
 
 
 def test_demo_backup_and_restore_print_json(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ledger import IngestError, InvalidInput, Ledger, NeedsOCR, QuoteNotFound, Source
+from ledger import IngestError, InvalidInput, Ledger, NeedsOCR, NotFound, QuoteNotFound, Source
 from ledger.ingest.base import PassageDraft, SourceDraft, content_hash
 from ledger.ingest.html import read_html
 
@@ -125,14 +125,31 @@ def test_a_revised_page_keeps_its_evidence_anchored_or_reports_it_stale(ledger: 
     assert [(s.claim_id, s.claim_supported, s.newer_source_id) for s in stale] == [(deleted.id, False, revised.id)]
 
 
-def test_an_image_only_pdf_is_recorded_and_asks_for_ocr(ledger: Ledger) -> None:
-    with pytest.raises(NeedsOCR, match="OCR") as caught:
-        ledger.ingest_pdf(PDF / "image-only.pdf")
-    assert caught.value.pages == (1,)
-    recorded = ledger.source(caught.value.source_id)  # type: ignore[arg-type]
-    assert recorded.kind == "pdf" and recorded.pages_without_text == (1,)
+SCANNED = [PDF / "image-only.pdf", PDF.parents[2] / "shared" / "realworld" / "pdf" / "scanned-image-only-two-column.pdf"]
+
+
+@pytest.mark.parametrize("scan", SCANNED, ids=[path.name for path in SCANNED])
+def test_a_pdf_with_no_text_layer_is_refused_before_anything_is_written(ledger: Ledger, scan: Path) -> None:
+    """Nothing of a scan can be cited, so nothing of it is stored: the error says to OCR it."""
+    if not scan.is_file():
+        pytest.skip(f"{scan} is absent: the real-world PDFs are read from the shared checkout")
+    first = ledger.ingest_pdf(PDF / "two-column.pdf")
+    before = table_dump(ledger.url)
+    for attempt in (scan, scan.read_bytes()):  # the same again: refused again, not "already stored"
+        with pytest.raises(NeedsOCR, match="no readable text layer on any page.*nothing was stored.*ocrmypdf") as caught:
+            ledger.ingest_pdf(attempt)
+        assert caught.value.pages == tuple(range(1, len(caught.value.pages) + 1)) and caught.value.pages
+        assert table_dump(ledger.url) == before
+    with pytest.raises(NotFound):
+        ledger.source(first.id + 1)  # no id was taken either
+    assert ledger.ingest_pdf(PDF / "multi-page.pdf").id == first.id + 1
+
+
+def test_a_pdf_with_some_pages_without_text_is_stored_and_lists_them(ledger: Ledger) -> None:
     mixed = ledger.ingest_pdf(PDF / "mixed-ocr.pdf")
-    assert mixed.pages_without_text == (2,)
+    assert mixed.created and mixed.pages_without_text == (2,)
+    assert ledger.source(mixed.id).pages_without_text == (2,)  # stored and read back
+    assert {passage.page for passage in ledger.passages(mixed)} == {1}
 
 
 def test_pages_of_glyphs_without_unicode_mapping_ask_for_ocr(ledger: Ledger) -> None:

@@ -27,9 +27,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ledger.errors import IngestError, InvalidInput
-from ledger.ingest import pdf as pdf_module
 from ledger.ingest.base import PassageDraft, SourceDraft, content_hash
+from ledger.ingest.pdf import columns as pdf_columns
+from ledger.ingest.pdf import layout as pdf_layout
+from ledger.ingest.pdf import ocr as pdf_ocr
 from ledger.ingest.pdf import parse_pdf_date, read_pdf, read_pdf_file
+from ledger.ingest.pdf import text as pdf_text
+from ledger.ingest.pdf.assemble import assemble
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures" / "pdf"
@@ -63,6 +67,17 @@ BBOX_TOLERANCE = 0.5  # points; line bboxes come from mupdf's XML with 8 signifi
 
 
 # --- helpers ----------------------------------------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def mupdf_line_boxes() -> Iterator[None]:
+    """pymupdf's "dict" and "words" give line and word boxes as mupdf computes them, like the
+    passages' bboxes: without pymupdf's quad corrections (pymupdf4llm, installed with the full
+    pymupdf, switches them off for good on import; pymupdf-lite leaves them on)."""
+    before = pymupdf.TOOLS.unset_quad_corrections()
+    pymupdf.TOOLS.unset_quad_corrections(True)
+    yield
+    pymupdf.TOOLS.unset_quad_corrections(before)
 
 
 def _path(origin: str, name: str) -> Path:
@@ -170,7 +185,7 @@ def test_passages_tile_the_text_in_order(origin: str, name: str) -> None:
         assert (after.page or 0, after.paragraph or 0) >= (before.page or 0, before.paragraph or 0)
         if after.paragraph == before.paragraph:
             assert gap in ("\n", "", " "), f"lines of one paragraph are joined by a newline: {gap!r}"
-            beside = pdf_module._same_row(before.bbox, after.bbox)  # type: ignore[arg-type]
+            beside = pdf_layout.same_row(before.bbox, after.bbox)  # type: ignore[arg-type]
             assert gap != " " or beside, "only pieces of one row are joined by a space"
             if gap == "" and not beside:  # a de-hyphenated line break: the next line starts in lowercase
                 assert text[after.char_start].islower()
@@ -267,9 +282,9 @@ def test_xml_fast_path_equals_pymupdf_dict_output(monkeypatch: pytest.MonkeyPatc
     names = [("fixtures", n) for n in GOOD_FIXTURES] + [("realworld", n) for n in REALWORLD_PDFS]
     for origin, name in names:
         fast = _draft(origin, name)
-        monkeypatch.setattr(pdf_module, "_PREFER_XML", False)
+        monkeypatch.setattr(pdf_text, "_PREFER_XML", False)
         slow = read_pdf(_path(origin, name).read_bytes(), password=_spec(origin, name).get("password"))
-        monkeypatch.setattr(pdf_module, "_PREFER_XML", True)
+        monkeypatch.setattr(pdf_text, "_PREFER_XML", True)
         assert slow.text == fast.text, name
         assert len(slow.passages) == len(fast.passages)
         for a, b in zip(slow.passages, fast.passages, strict=True):
@@ -281,7 +296,7 @@ def test_unparsable_xml_falls_back_to_dict_output(monkeypatch: pytest.MonkeyPatc
     """A <line> the XML pattern misses (another mupdf) sends the page through "dict"."""
     expected = _draft("fixtures", "two-column-stamp.pdf")
     missing_attribute = r'<(b)lock |<line bbox="([^"]*)" absent="([^"]*)" text="([^"]*)"'
-    monkeypatch.setattr(pdf_module, "_XML_ITEM", re.compile(missing_attribute))
+    monkeypatch.setattr(pdf_text, "_XML_ITEM", re.compile(missing_attribute))
     draft = read_pdf((FIXTURES / "two-column-stamp.pdf").read_bytes())
     assert draft.text == expected.text
     assert [p.char_start for p in draft.passages] == [p.char_start for p in expected.passages]
@@ -707,7 +722,7 @@ def _capital_page(capital: str, rest: str, *, capital_box: tuple[float, float, f
         ((rest_x, 119.5, 280, 132.8), rest, 1, False, True, False, False),
         ((rest_x, 132.0, 258, 145.3), "pilots who guided ships", second_block, False, True, False, False),
     ]
-    text, _, _ = pdf_module._assemble([lines])
+    text, _, _ = assemble([lines])
     return text
 
 
@@ -715,7 +730,7 @@ def _row_text(*pieces: tuple[float, float, str, int, bool, bool], upright: bool 
     """Assemble one row that mupdf cut into pieces: (x0, x1, text, block, starts with a space
     glyph, ends with one), 12 pt tall."""
     lines = [((x0, 736.8, x1, 748.6), text, block, False, upright, lead, trail) for x0, x1, text, block, lead, trail in pieces]
-    text, _, _ = pdf_module._assemble([lines])
+    text, _, _ = assemble([lines])
     return text
 
 
@@ -767,7 +782,7 @@ def test_a_latin_word_after_a_hebrew_prefix_stays_joined_as_written(sentence: st
     with pymupdf.open() as doc:
         page = doc.new_page()
         page.insert_htmlbox(pymupdf.Rect(72, 72, 572, 400), f'<div dir="rtl" style="font-size:14px"><p>{sentence}</p></div>')
-        assert " ".join(pdf_module.read_pdf(doc.tobytes()).text.split()) == sentence
+        assert " ".join(read_pdf(doc.tobytes()).text.split()) == sentence
 
 
 def test_columns_of_a_right_to_left_page_read_right_to_left() -> None:
@@ -776,19 +791,19 @@ def test_columns_of_a_right_to_left_page_read_right_to_left() -> None:
              for row in range(3)]
     left = [((72.0, 100.0 + 14 * row, 288.0, 113.3 + 14 * row), f"עמודה שמאלית שורה {row}", 1, False, True, False, False)
             for row in range(3)]
-    text, _, _ = pdf_module._assemble([left + right])
+    text, _, _ = assemble([left + right])
     assert text.index("עמודה ימנית שורה 2") < text.index("עמודה שמאלית שורה 0")
     # a row of code on that page, cut at a wide gap, still reads left to right
     code = [((72.0, 160.0, 150.0, 173.3), "[Script=Arabic,", 2, False, True, False, False),
             ((200.0, 160.0, 360.0, 173.3), "% arabic shaping", 2, False, True, False, False)]
-    text, _, _ = pdf_module._assemble([left + right + code])
+    text, _, _ = assemble([left + right + code])
     assert text.index("[Script=Arabic,") < text.index("% arabic shaping")
     english = [(box, f"Column line {n}", block, *rest) for n, (box, _, block, *rest) in enumerate(left + right)]
-    text, _, _ = pdf_module._assemble([english])
+    text, _, _ = assemble([english])
     assert text.index("Column line 2") < text.index("Column line 3")  # left to right, as ever
     # a byte order mark or a right-to-left mark alone (class BN, and invisible R) leaves a page as it was
     marked = [(box, "\ufeffColumn line\u200f", *rest) for box, _, *rest in english]
-    assert pdf_module._page_order(marked)[1] is None
+    assert pdf_layout.page_order(marked)[1] is None
 
 
 VERTICAL_POEM = ("わたくしといふ現象は", "假定された有機交流電燈の", "ひとつの青い照明です", "あらゆる透明な幽霊の複合体",
@@ -833,11 +848,11 @@ def test_a_grid_of_one_character_cells_drawn_column_by_column_still_reads_in_row
 
 def test_control_codes_are_unmapped_glyphs_unless_they_are_whitespace() -> None:
     """A glyph a broken font encoding maps to a control code reads as U+FFFD, not as a space."""
-    texts, _ = pdf_module._line_texts(["Tab&#x9;and&#x1f;unit", "glyph&#x3;&#x7f;&#x85;end"])
+    texts, _ = pdf_text._line_texts(["Tab&#x9;and&#x1f;unit", "glyph&#x3;&#x7f;&#x85;end"])
     assert texts == ["Tab and unit", "glyph\ufffd\ufffd end"]
-    assert pdf_module._normalize("glyph\x03\x7f\x85end\x9f") == ("glyph\ufffd\ufffd end\ufffd", False)
-    assert pdf_module._unmapped("\ufffd\ufffd \ufffd ab")
-    assert not pdf_module._unmapped("x = \ufffd")
+    assert pdf_text.normalize_line("glyph\x03\x7f\x85end\x9f") == ("glyph\ufffd\ufffd end\ufffd", False)
+    assert pdf_ocr._unmapped("\ufffd\ufffd \ufffd ab")
+    assert not pdf_ocr._unmapped("x = \ufffd")
 
 
 # --- reading order of labels, on line boxes as mupdf reports them (taller than the leading) ---------
@@ -854,7 +869,7 @@ def test_two_columns_of_touching_lines_read_column_by_column() -> None:
     left = [_line(54, row, 288) for row in (0, 1, 2, 3, 5, 6, 7, 8)]
     right = [_line(324, row, 558) for row in (0, 1, 2)]
     boxes = [title, *right, *left]  # drawn in another order than it is read
-    order = pdf_module._reading_order(boxes)
+    order = pdf_columns.reading_order(boxes)
     assert [boxes[i] for i in order] == [title, *left, *right]
 
 
@@ -864,7 +879,7 @@ def test_two_columns_cut_across_by_a_wide_gap_still_read_column_by_column() -> N
     left = [_line(54, row, 288) for row in (0, 1, 2, 3, 10, 11, 12)]
     right = [_line(300, row, 534) for row in (0, 1, 2, 10, 11, 12, 13)]
     boxes = [*right, *left]
-    order = pdf_module._reading_order(boxes)
+    order = pdf_columns.reading_order(boxes)
     assert [boxes[i] for i in order] == [*left, *right]
 
 
@@ -875,7 +890,7 @@ def test_title_page_lines_far_apart_read_top_down() -> None:
     subtitle = [(364.0, 222.0, 540.0, 240.0), (460.0, 240.0, 540.0, 258.0), (514.0, 258.0, 540.0, 276.0)]
     author = (72.0, 687.0, 136.0, 703.0)
     boxes = [author, *subtitle, title]
-    order = pdf_module._reading_order(boxes)
+    order = pdf_columns.reading_order(boxes)
     assert [boxes[i] for i in order] == [title, *subtitle, author]
 
 
@@ -884,7 +899,7 @@ def test_numbers_beside_touching_lines_read_row_by_row() -> None:
     numbers = [_line(72, row, 84) for row in range(5)]
     titles = [_line(108, row, 300) for row in range(5)]
     boxes = numbers + titles
-    order = pdf_module._reading_order(boxes)
+    order = pdf_columns.reading_order(boxes)
     assert [boxes[i] for i in order] == [box for pair in zip(numbers, titles, strict=True) for box in pair]
 
 
@@ -892,7 +907,7 @@ def test_a_few_words_beside_a_paragraph_do_not_label_its_lines() -> None:
     paragraph = [_line(54, row, 288) for row in range(10)]
     words = [_line(324, row, 350) for row in (0, 3, 6)]
     boxes = paragraph + words
-    order = pdf_module._reading_order(boxes)
+    order = pdf_columns.reading_order(boxes)
     assert [boxes[i] for i in order] == paragraph + words
 
 

@@ -44,7 +44,7 @@ class Ingested:
     """What became of one file or URL given to ``ledger ingest`` (a row of its table or JSON)."""
 
     target: str
-    #: "ingested", "new revision", "unchanged", "needs OCR" (recorded anyway) or "error".
+    #: "ingested", "new revision", "unchanged", "needs OCR" (nothing stored) or "error".
     outcome: str
     source: int | None = None
     revision_of: int | None = None
@@ -78,7 +78,7 @@ def ingest_one(ledger: Ledger, target: str, options: Options) -> Ingested:
             source = ledger.ingest_file(target, password=options.password, max_pages=options.max_pages,
                                         max_bytes=options.max_bytes, trust=options.trust, scope=options.scope)
     except NeedsOCR as error:
-        return Ingested(target, "needs OCR", source=error.source_id, pages_without_text=error.pages,
+        return Ingested(target, "needs OCR", pages_without_text=error.pages,
                         message=str(error))
     except LedgerError as error:
         return Ingested(target, "error", message=str(error))
@@ -120,6 +120,6 @@ def ingest(
         print_json(results)
     else:
         show_ingested(results)
-    failed = sum(item.outcome == "error" for item in results)
+    failed = sum(item.outcome in ("error", "needs OCR") for item in results)
     if failed or not found:
         fail(IngestError(f"{failed} of {len(found)} failed" if found else "nothing to ingest"), as_json=as_json)

@@ -124,7 +124,7 @@ def ingested_row(item: Ingested) -> tuple[str, str, str, str]:
         return escape(item.target), "", "", f"[red]error:[/] {escape(item.message or '')}"
     if item.outcome == "needs OCR":
         return (escape(item.target), count(len(item.pages_without_text), "page"), "0",
-                f"[yellow]recorded, needs OCR[/] (source {item.source})")
+                "[yellow]needs OCR[/], nothing stored")
     units = count(item.pages, "page") if item.pages else count(item.passages, "paragraph")
     outcome = {"unchanged": f"unchanged (source {item.source})",
                "new revision": f"[cyan]new revision[/] of {item.revision_of} (source {item.source})",
