@@ -1,4 +1,4 @@
-"""ledger.evidence: forgiving quote location, exact offsets, and re-anchoring."""
+"""ledger.text: forgiving quote location, exact offsets, and re-anchoring."""
 
 from __future__ import annotations
 
@@ -13,7 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ledger.errors import InvalidInput, QuoteNotFound
-from ledger.evidence import Anchor, MatchText, locate_quote, quote_context, reanchor
+from ledger.text.matchtext import Anchor, MatchText
+from ledger.text.quotes import locate_quote, quote_context
+from ledger.text.reanchor import reanchor
 
 # --------------------------------------------------------------------------- helpers
 
@@ -813,16 +815,16 @@ def test_every_slice_is_found_by_normalized_search(text: str, data: st.DataObjec
 @settings(max_examples=300, deadline=None)
 @given(st.one_of(texts, st.text()))
 def test_fast_normalization_agrees_with_the_reference_regex(text: str) -> None:
-    from ledger.evidence import _normalize
+    from ledger.text.normalize import normalize
 
-    assert MatchText(text).normalized == _normalize(text)
+    assert MatchText(text).normalized == normalize(text)
 
 
 def test_whitespace_table_is_complete() -> None:
-    from ledger.evidence import _WHITESPACE
+    from ledger.text.normalize import WHITESPACE
 
     every = {chr(c) for c in range(0x110000) if chr(c).isspace()}
-    assert every == set(_WHITESPACE) | {" "}
+    assert every == set(WHITESPACE) | {" "}
 
 
 @settings(max_examples=100, deadline=None)
