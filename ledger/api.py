@@ -398,9 +398,13 @@ class Ledger:
     ) -> Citation:
         """Locate ``quote`` in a stored source; the citation is evidence for assert_claim.
 
+        A quote found several times is cited where ``prefix`` and ``suffix`` stand beside it, else
+        at its first occurrence; ``Citation.occurrences`` says how many there were.
+
         Raises:
             QuoteNotFound: the quote does not occur in the source (the message shows the
-                closest text when there is one).
+                closest text when there is one), or its prefix or suffix stands beside none of
+                its occurrences (the message shows where it occurs).
         """
         source_id = _source_id(source)
         return self._read(lambda connection: sources.cite(

@@ -337,5 +337,5 @@ def cite(
     return Citation(
         source_id=SourceId(row["id"]), scope=row["scope"], relation=relation,
         excerpt=row["text"][anchor.start:anchor.end], char_start=anchor.start, char_end=anchor.end,
-        locator=locator, page=found_page,
+        locator=locator, page=found_page, occurrences=anchor.occurrences,
     )

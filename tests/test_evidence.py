@@ -367,6 +367,46 @@ def test_context_can_prefer_a_normalized_occurrence_over_an_exact_one() -> None:
     assert a.start == text.index("it\u2019s")
 
 
+def test_occurrences_counts_every_place_the_quote_is_found() -> None:
+    assert locate_quote(TWICE, "revenue grew 5%").occurrences == 2
+    assert locate_quote(TWICE, "revenue grew 5%", suffix=" in Asia.").occurrences == 2
+    assert locate_quote(TWICE, "revenue grew 5%", within=[(TWICE.index("In 2022"), len(TWICE))]).occurrences == 1
+    assert locate_quote(TWICE, "in Asia").occurrences == 1
+    curly = locate_quote("it\u2019s raining; it's raining", "it's raining")  # as written first, of two
+    assert (curly.start, curly.method, curly.occurrences) == (14, "exact", 2)
+
+
+@pytest.mark.parametrize(
+    ("context", "refused"),
+    [
+        ({"prefix": "In 2023 the council said "}, 'none after the prefix "In 2023 the council said"'),
+        ({"suffix": " in Africa."}, 'none before the suffix "in Africa."'),
+        ({"prefix": "In 2022 the board said ", "suffix": " in Europe."}, "none after the prefix .* and before the suffix"),
+    ],
+)
+def test_a_prefix_or_suffix_beside_no_occurrence_is_not_found(context: dict[str, str], refused: str) -> None:
+    with pytest.raises(QuoteNotFound, match=refused) as info:
+        locate_quote(TWICE, "revenue grew 5%", **context)
+    message = str(info.value)
+    assert "occurs 2 times" in message
+    for hit in MatchText(TWICE).find_all("revenue grew 5%"):
+        assert f"characters {hit.start}-{hit.end}" in message
+
+
+def test_a_prefix_before_the_start_of_the_text_is_not_found() -> None:
+    with pytest.raises(QuoteNotFound, match='occurs once .* but not after the prefix "Preface:".* at the start'):
+        locate_quote(TWICE, "In 2021", prefix="Preface: ")
+    assert locate_quote(TWICE, "In 2021").start == 0
+
+
+def test_a_context_agrees_in_any_case_spacing_or_with_a_typo() -> None:
+    text = "Springfield , Ohio ( USA ) has 60,000 residents. Dayton , Ohio ( USA ) has more."
+    second = text.rindex("( USA )")
+    assert locate_quote(text, "( USA )", prefix="DAYTON, OHIO").start == second
+    assert locate_quote(text, "( USA )", prefix="Daytn , Ohio ").start == second
+    assert locate_quote(text, "( USA )", suffix=" has mre.").start == second
+
+
 def test_within_restricts_to_ranges() -> None:
     second = TWICE.rindex("revenue grew 5%")
     page2 = (TWICE.index("In 2022"), len(TWICE))

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from ledger.text.matchtext import MatchText
-from ledger.text.normalize import normalize
+from ledger.text.normalize import loose, normalize
 
 _WORD = re.compile(r"[^ ]+")
 
@@ -18,13 +18,15 @@ _WORD = re.compile(r"[^ ]+")
 
 
 class Context:
-    """Normalized prefix/suffix of a quote, to score how well a candidate's surroundings agree."""
+    """Normalized prefix/suffix of a quote, to tell whether a candidate's surroundings agree."""
 
-    __slots__ = ("prefix", "suffix")
+    __slots__ = ("prefix", "prefix_key", "suffix", "suffix_key")
 
     def __init__(self, prefix: str | None, suffix: str | None) -> None:
         self.prefix = normalize(prefix).rstrip(" ")[-64:].lstrip(" ") if prefix else ""
         self.suffix = normalize(suffix).lstrip(" ")[:64].rstrip(" ") if suffix else ""
+        self.prefix_key = loose(self.prefix)
+        self.suffix_key = loose(self.suffix)
 
     def __bool__(self) -> bool:
         return bool(self.prefix or self.suffix)
@@ -38,20 +40,37 @@ class Context:
             after = normalize(raw[e : e + 2 * len(self.suffix) + 16]).lstrip(" ")[: len(self.suffix)]
         return before, after
 
+    def _loose_around(self, raw: str, s: int, e: int) -> tuple[str, str]:
+        """The text before and after a candidate as long as the loose prefix and suffix."""
+        before = after = ""
+        if self.prefix_key:
+            before = loose(normalize(raw[max(0, s - 2 * len(self.prefix) - 16) : s]).rstrip(" "))
+            before = before[max(0, len(before) - len(self.prefix_key)) :]
+        if self.suffix_key:
+            after = loose(normalize(raw[e : e + 2 * len(self.suffix) + 16]).lstrip(" "))[: len(self.suffix_key)]
+        return before, after
+
+    def agrees(self, raw: str, s: int, e: int) -> tuple[bool, bool]:
+        """Whether the text right before (after) a candidate reads as the prefix (suffix): the same
+        in any case and spacing around punctuation, or nearly so (similarity >= AGREES); a side
+        not given agrees."""
+        before, after = self._loose_around(raw, s, e)
+        return _alike(self.prefix_key, before), _alike(self.suffix_key, after)
+
     def quick(self, raw: str, s: int, e: int) -> float:
-        """Share of the context that agrees character for character at the boundary."""
-        before, after = self._around(raw, s, e)
+        """Share of the context that agrees character for character at the boundary (loosely)."""
+        before, after = self._loose_around(raw, s, e)
         scores: list[float] = []
-        if self.prefix:
+        if self.prefix_key:
             n = 0
-            while n < len(before) and before[-1 - n] == self.prefix[-1 - n]:
+            while n < len(before) and before[-1 - n] == self.prefix_key[-1 - n]:
                 n += 1
-            scores.append(n / len(self.prefix))
-        if self.suffix:
+            scores.append(n / len(self.prefix_key))
+        if self.suffix_key:
             n = 0
-            while n < len(after) and after[n] == self.suffix[n]:
+            while n < len(after) and after[n] == self.suffix_key[n]:
                 n += 1
-            scores.append(n / len(self.suffix))
+            scores.append(n / len(self.suffix_key))
         return sum(scores) / len(scores) if scores else 0.0
 
     def score(self, raw: str, s: int, e: int) -> float:
@@ -63,6 +82,21 @@ class Context:
         if self.suffix:
             scores.append(difflib.SequenceMatcher(None, self.suffix, after, autojunk=False).ratio())
         return sum(scores) / len(scores) if scores else 0.0
+
+
+#: How alike (difflib's ratio, loosely compared) a prefix or suffix must be to the text beside an
+#: occurrence to count as standing there: a typo passes, another phrase sharing some words
+#: ("Chelsea appointed" for "Manchester United appointed") does not, nor other digits ("In 2021"
+#: for "In 2022").
+AGREES = 0.8
+
+
+def _alike(context: str, beside: str) -> bool:
+    if not context or context == beside:
+        return True
+    if [c for c in context if c.isdigit()] != [c for c in beside if c.isdigit()]:
+        return False
+    return difflib.SequenceMatcher(None, context, beside, autojunk=False).ratio() >= AGREES
 
 
 # --------------------------------------------------------------------------- similarity

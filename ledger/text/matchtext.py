@@ -29,13 +29,15 @@ class Anchor:
     """Where a quote sits in a text: ``text[start:end]`` is the excerpt.
 
     ``method`` is "exact", "normalized", "position", "quote" or "fuzzy"; ``score`` is 1.0
-    except for "fuzzy", where it is the similarity in (0, 1].
+    except for "fuzzy", where it is the similarity in (0, 1]. ``occurrences``: how many places
+    ``locate_quote`` found the quote at (whole words, within the given ranges), this one included.
     """
 
     start: int
     end: int
     method: str
     score: float
+    occurrences: int = 1
 
 
 class Hit(NamedTuple):

@@ -157,6 +157,27 @@ def special_matches(t: str) -> Iterator[re.Match[str]]:
             pos = m.end()
 
 
+# --------------------------------------------------------------------------- punctuation
+
+#: Punctuation a space may stand beside or not, as tokenized text has it ("Springfield , Ohio",
+#: "( UNESCO )"): all but dashes (their own rule) and connectors such as "_" (part of a word).
+_PUNCTUATION = frozenset(("Po", "Ps", "Pe", "Pi", "Pf"))
+
+
+def is_punctuation(c: str) -> bool:
+    """Whether a space beside character ``c`` may be there or not (see _PUNCTUATION)."""
+    return unicodedata.category(c) in _PUNCTUATION
+
+
+def loose(text: str) -> str:
+    """``text`` case-folded and without the spaces beside punctuation, to compare context."""
+    last = len(text) - 1
+    return "".join(
+        c for i, c in enumerate(text)
+        if c != " " or not ((i > 0 and is_punctuation(text[i - 1])) or (i < last and is_punctuation(text[i + 1])))
+    ).casefold()
+
+
 # --------------------------------------------------------------------------- whole words
 
 # Scripts written without spaces between words (Thai, Lao, Tibetan, Myanmar, Khmer, Hangul

@@ -8,10 +8,11 @@ from collections.abc import Collection, Sequence
 
 from ledger.errors import InvalidInput, QuoteNotFound
 from ledger.text.fuzzy import Context, fuzzy_find, similarity
-from ledger.text.matchtext import DASH_RUN, Anchor, Hit, MatchText, Query, exact_starts
+from ledger.text.matchtext import DASH_RUN, Anchor, Hit, MatchText, Query
 from ledger.text.normalize import BROKEN_END, as_stored, cuts
 
 __all__ = ["locate_quote", "quote_context"]
+
 
 def _whole(raw: str, hit: Hit, breaks: Collection[int], open_end: bool) -> bool:
     """Whether ``hit`` cuts no word, but where ``breaks`` allow it (a word joined across lines)
@@ -33,6 +34,14 @@ def _word_around(raw: str, hit: Hit) -> str:
 _MAX_SCORED = 32  # candidates scored with difflib; the rest only by the quick measure
 
 
+def _shortlist(raw: str, hits: Sequence[Hit], context: Context) -> list[Hit]:
+    """The hits worth comparing with difflib: all, or the _MAX_SCORED best by the quick measure."""
+    if len(hits) <= _MAX_SCORED:
+        return list(hits)
+    quick = {h: context.quick(raw, h.start, h.end) for h in hits}
+    return sorted(hits, key=lambda h: -quick[h])[:_MAX_SCORED]
+
+
 def pick(
     raw: str, hits: Sequence[Hit], context: Context, near: int | None = None
 ) -> tuple[Hit, float | None]:
@@ -41,12 +50,7 @@ def pick(
         if near is None:
             return min(hits, key=lambda h: (h.tier, h.start)), None
         return min(hits, key=lambda h: (abs(h.start - near), h.tier, h.start)), None
-    pool = list(hits)
-    if len(pool) > _MAX_SCORED:
-        quick = {h: context.quick(raw, h.start, h.end) for h in pool}
-        pool.sort(key=lambda h: -quick[h])
-        pool = pool[:_MAX_SCORED]
-    scored = [(context.score(raw, h.start, h.end), h) for h in pool]
+    scored = [(context.score(raw, h.start, h.end), h) for h in _shortlist(raw, hits, context)]
     best_score, best = min(
         scored,
         key=lambda sh: (
@@ -170,15 +174,6 @@ def _locate(
 ) -> Anchor:
     raw = text.text if isinstance(text, MatchText) else text
     query = Query.build(quote)
-    exact = [
-        hit
-        for s in exact_starts(raw, query.raw)
-        if _inside(hit := Hit(s, s + len(query.raw), 0), ranges) and _whole(raw, hit, breaks, open_end)
-    ]
-    if exact:
-        best, agreement = pick(raw, exact, context)
-        if agreement is None or agreement >= 1.0:
-            return Anchor(best.start, best.end, "exact", 1.0)
     mt = text if isinstance(text, MatchText) else MatchText(raw)
     if len(DASH_RUN.sub("", query.core)) > len(mt.normalized):  # dashes and their spaces may match less
         raise QuoteNotFound(
@@ -196,8 +191,52 @@ def _locate(
         )
     if not hits:
         raise _not_found(mt, query, context, ranges, every)
-    best, _ = pick(raw, hits, context)
-    return Anchor(best.start, best.end, "exact" if best.tier == 0 else "normalized", 1.0)
+    candidates = hits
+    if context:
+        candidates = [h for h in _shortlist(raw, hits, context) if all(context.agrees(raw, h.start, h.end))]
+        if not candidates:
+            raise _beside_nowhere(raw, query, context, ranges, hits)
+    best, _ = pick(raw, candidates, context)
+    return Anchor(best.start, best.end, "exact" if best.tier == 0 else "normalized", 1.0, len(hits))
+
+
+def _beside_nowhere(
+    raw: str, query: Query, context: Context, ranges: list[tuple[int, int]] | None, hits: list[Hit]
+) -> QuoteNotFound:
+    """The error for a quote whose prefix or suffix stands beside none of its occurrences."""
+    sides = [context.agrees(raw, h.start, h.end) for h in _shortlist(raw, hits, context)]
+    prefix_fails = bool(context.prefix) and not any(p for p, _ in sides)
+    suffix_fails = bool(context.suffix) and not any(s for _, s in sides)
+    if not (prefix_fails or suffix_fails):  # each agrees somewhere, never both at once
+        prefix_fails = suffix_fails = True
+    wanted = " and ".join(
+        [f'after the prefix "{_clip(context.prefix, 60)}"'] * prefix_fails
+        + [f'before the suffix "{_clip(context.suffix, 60)}"'] * suffix_fails)
+    count = "once" if len(hits) == 1 else f"{len(hits):,} times"
+    where = " within the given range(s)" if ranges is not None else ""
+    places = "; ".join(_place(raw, h, before=prefix_fails, after=suffix_fails) for h in hits[:_SHOWN])
+    more = f"; and {len(hits) - _SHOWN:,} more" if len(hits) > _SHOWN else ""
+    none = "not" if len(hits) == 1 else "none"
+    return QuoteNotFound(
+        f'quote "{_clip(query.raw, 80)}" occurs {count} in the source text{where}, but {none} {wanted}: '
+        f"it occurs at {places}{more}; give the words that stand right beside it in the source, or no "
+        f"{'prefix' if prefix_fails and not suffix_fails else 'suffix' if not prefix_fails else 'prefix or suffix'}"
+    )
+
+
+_SHOWN = 3  # occurrences a prefix/suffix error shows
+
+
+def _place(raw: str, hit: Hit, *, before: bool, after: bool) -> str:
+    """Where a hit is, with the words before and/or after it (for an error message)."""
+    text = f"characters {hit.start}-{hit.end}"
+    if before:
+        words = " ".join(raw[max(0, hit.start - 40) : hit.start].split(" ")[-5:])
+        text += f', after "{_clip(words, 40)}"' if words.strip() else ", at the start of the text"
+    if after:
+        words = " ".join(raw[hit.end : hit.end + 40].split(" ")[:5])
+        text += f'{" and" if before else ","} before "{_clip(words, 40)}"' if words.strip() else " at the end"
+    return text
 
 
 def quote_context(text: str, start: int, end: int, *, width: int = 32) -> tuple[str, str]:
