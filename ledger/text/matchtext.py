@@ -10,8 +10,8 @@ from typing import NamedTuple
 
 from ledger.errors import InvalidInput
 from ledger.text.normalize import (
-    DASHES, EXPAND, INVISIBLE, LETTER_CLASS, LIGATURES, SOFT_HYPHEN, normalize, one_to_one, replacement,
-    special_matches,
+    DASHES, EXPAND, IN_NUMBERS, INVISIBLE, LETTER_CLASS, LIGATURES, SOFT_HYPHEN, is_punctuation, normalize,
+    one_to_one, replacement, special_matches,
 )
 
 _LEAD_HYPHEN = re.compile(rf"- ?(?={LETTER_CLASS})")
@@ -202,7 +202,8 @@ class Query:
     core: str  # text without a leading "-"/"- " or trailing "-" next to a letter
     lead: bool
     trail: bool
-    pattern: re.Pattern[str] | None  # core with optional hyphens; None: search core literally
+    pattern: re.Pattern[str] | None  # core with optional hyphens and spaces; None: search core literally
+    shortest: int  # no match in a normalized text is shorter (dashes and spaces beside punctuation may go)
 
     @classmethod
     def build(cls, quote: str) -> Query:
@@ -234,32 +235,17 @@ class Query:
         # "peace--war" match "peace—war" and "peace – war"; between letters it may be missing
         # (the text's "large— a", like a line-break hyphen, reads "largea").
         dashes = {m.start(): m.end() for m in DASH_RUN.finditer(core)}
+        # Beside punctuation and brackets a space may be there or not: tokenized text reads
+        # "Springfield , Ohio" and "( UNESCO )" where the quote has "Springfield, Ohio" and
+        # "(UNESCO)", or the other way round. Never between two letters or digits, nor beside a
+        # mark between digits: "1,5" is one number, "1, 5" two.
+        loose = any(map(is_punctuation, core))
         pattern = None
-        if joins or dashes or ligature_ends:
-            parts: list[str] = []
-            k = 0
-            while k < len(core):
-                if k in dashes:
-                    end = dashes[k]
-                    # a run the quote starts with starts a run of the text: not in its middle,
-                    # where a search would try every dash of a long run to its end
-                    parts.append(("(?: ?+" if k else "(?<!-)(?<!- )(?:") + _DASHES_MATCHED
-                                 + (" ?+)" if end < len(core) else ")"))
-                    if 0 < k and end < len(core) and _LETTER.match(core, k - 1) and _LETTER.match(core, end):
-                        parts.append("?")  # between letters: the text may have joined the word
-                    k = end
-                    continue
-                if k in joins:
-                    parts.append("-?")
-                if k in ligature_ends:
-                    parts.append(" ?")
-                    if core[k] == " ":
-                        k += 1
-                        continue
-                parts.append(re.escape(core[k]))
-                k += 1
-            pattern = re.compile("".join(parts))
-        return cls(quote.strip(), text, core, lead_m is not None, trail, pattern)
+        if joins or dashes or ligature_ends or loose:
+            pattern = re.compile(_pattern(core, joins, ligature_ends, dashes, loose))
+        optional = sum(1 for k, c in enumerate(core) if c == " " and _beside_punctuation(core, k)) if loose else 0
+        shortest = len(DASH_RUN.sub("", core)) - optional  # a space of a dash run may count twice: a bound
+        return cls(quote.strip(), text, core, lead_m is not None, trail, pattern, shortest)
 
     def matches(self, norm: str) -> list[tuple[int, int]]:
         """Overlapping matches in ``norm``, widened over a leading/trailing hyphen present there."""
@@ -288,6 +274,75 @@ class Query:
                 ne += 1
             out.append((ns, ne))
         return out
+
+
+_NUMBER_MARK = re.compile(rf"(?<=\d)( ?)([{re.escape(IN_NUMBERS)}])( ?)(?=\d)")
+
+
+def _pattern(core: str, joins: set[int], ligature_ends: set[int], dashes: dict[int, int], loose: bool) -> str:
+    """The regular expression a quote's core is searched as (see Query.build)."""
+    numbers, joined = _number_marks(core) if loose else ({}, set())
+    parts: list[str] = []
+    k = 0
+    free = False  # whether a space may come or not at k (not after a dash run or number mark)
+    while k < len(core):
+        if k in numbers:
+            k, part = numbers[k]
+            parts.append(part)
+            free = False
+            continue
+        if k in dashes:
+            end = dashes[k]
+            # a run the quote starts with starts a run of the text: not in its middle,
+            # where a search would try every dash of a long run to its end
+            parts.append(("(?: ?+" if k else "(?<!-)(?<!- )(?:") + _DASHES_MATCHED
+                         + (" ?+)" if end < len(core) else ")"))
+            if 0 < k and end < len(core) and _LETTER.match(core, k - 1) and _LETTER.match(core, end):
+                parts.append("?")  # between letters: the text may have joined the word
+            k = end
+            free = False
+            continue
+        if k in joins:  # between letters, never beside punctuation
+            parts.append("-?")
+        if loose and free and k not in joined and _beside_punctuation(core, k):
+            parts.append(" ?+")
+        elif k in ligature_ends:
+            parts.append(" ?")
+        else:
+            parts.append(re.escape(core[k]))
+            k += 1
+            free = True
+            continue
+        if core[k] == " ":  # the optional space stands for it
+            k += 1
+            free = False
+            continue
+        parts.append(re.escape(core[k]))
+        k += 1
+        free = True
+    return "".join(parts)
+
+
+def _number_marks(core: str) -> tuple[dict[int, tuple[int, str]], set[int]]:
+    """Number marks between digits in a quote: {start: (end, pattern)} for those with a space
+    beside them (a space may move to the other side but not vanish), and the offsets right of
+    those without one (where no space may come)."""
+    spaced: dict[int, tuple[int, str]] = {}
+    joined: set[int] = set()
+    for m in _NUMBER_MARK.finditer(core):
+        mark = re.escape(m.group(2))
+        if m.group(1) or m.group(3):
+            spaced[m.start()] = (m.end(), f"(?: ?+{mark} | {mark})")
+        else:
+            joined.update((m.start(2), m.end(2)))
+    return spaced, joined
+
+
+def _beside_punctuation(core: str, k: int) -> bool:
+    """Whether offset ``k`` of a quote (a space, or the gap before a character) touches punctuation."""
+    if core[k] == " ":
+        return is_punctuation(core[k - 1]) or (k + 1 < len(core) and is_punctuation(core[k + 1]))
+    return is_punctuation(core[k - 1]) or is_punctuation(core[k])
 
 
 def exact_starts(raw: str, quote: str) -> list[int]:

@@ -8,7 +8,7 @@ from collections.abc import Collection, Sequence
 
 from ledger.errors import InvalidInput, QuoteNotFound
 from ledger.text.fuzzy import Context, fuzzy_find, similarity
-from ledger.text.matchtext import DASH_RUN, Anchor, Hit, MatchText, Query
+from ledger.text.matchtext import Anchor, Hit, MatchText, Query
 from ledger.text.normalize import BROKEN_END, as_stored, cuts
 
 __all__ = ["locate_quote", "quote_context"]
@@ -175,7 +175,7 @@ def _locate(
     raw = text.text if isinstance(text, MatchText) else text
     query = Query.build(quote)
     mt = text if isinstance(text, MatchText) else MatchText(raw)
-    if len(DASH_RUN.sub("", query.core)) > len(mt.normalized):  # dashes and their spaces may match less
+    if query.shortest > len(mt.normalized):
         raise QuoteNotFound(
             f'quote not found in the source text: "{_clip(query.raw, 80)}" is {len(query.text):,} characters '
             f"long, longer than the whole source text ({len(mt.normalized):,}); cite a passage of this source"
