@@ -3,6 +3,7 @@ occurrence chosen by its prefix and suffix."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Collection, Sequence
 
@@ -174,7 +175,7 @@ def _locate(
 ) -> Anchor:
     raw = text.text if isinstance(text, MatchText) else text
     query = Query.build(quote)
-    mt = text if isinstance(text, MatchText) else MatchText(raw)
+    mt = text if isinstance(text, MatchText) else prepared(raw)
     if query.shortest > len(mt.normalized):
         raise QuoteNotFound(
             f'quote not found in the source text: "{_clip(query.raw, 80)}" is {len(query.text):,} characters '
@@ -237,6 +238,21 @@ def _place(raw: str, hit: Hit, *, before: bool, after: bool) -> str:
         words = " ".join(raw[hit.end : hit.end + 40].split(" ")[:5])
         text += f'{" and" if before else ","} before "{_clip(words, 40)}"' if words.strip() else " at the end"
     return text
+
+
+#: Texts up to this many characters are kept prepared (see :func:`prepared`).
+_KEPT_CHARS = 4_000_000
+
+
+def prepared(text: str) -> MatchText:
+    """``text`` prepared for search. An agent cites one source many times, and counting a quote's
+    occurrences needs the normalized text: the last few texts of up to _KEPT_CHARS are kept."""
+    return _kept(text) if len(text) <= _KEPT_CHARS else MatchText(text)
+
+
+@functools.lru_cache(maxsize=4)
+def _kept(text: str) -> MatchText:
+    return MatchText(text)
 
 
 def quote_context(text: str, start: int, end: int, *, width: int = 32) -> tuple[str, str]:
