@@ -15,7 +15,13 @@ text character for character. Both the text and the quote are normalized the sam
   space on either side ("war - peace" and "war--peace" match "war—peace" and "war – peace"),
   and between letters it may be missing from the text;
 - a table cell separator " | " (web table rows are stored so) is a space: a row copied from
-  a browser, cells apart by tabs, matches.
+  a browser, cells apart by tabs, matches;
+- beside punctuation and brackets (not dashes, nor "_") a space may be in the quote and not in
+  the text or the other way round: "Springfield, Ohio (UNESCO)" matches the tokenized
+  "Springfield , Ohio ( UNESCO )". Never between two letters or digits ("Spring field" is not
+  "Springfield", "1 000" not "1000"), nor beside a mark between digits: "1,5" is one number,
+  "1, 5" and "1 , 5" are two. (This rule is applied to the quote's search pattern, in
+  ``matchtext``; the normalized text keeps its spaces.)
 
 A quote not found as written is looked for in the form the ingesters store text: Unicode NFC
 (composed accents, "Ω" U+2126 as "Ω" U+03A9), Arabic presentation forms folded to letters;

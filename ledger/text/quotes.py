@@ -140,7 +140,9 @@ def locate_quote(
     """Find ``quote`` in ``text``, exactly or after normalization, and return its offsets.
 
     Among several occurrences the one whose surroundings best agree with ``prefix`` and
-    ``suffix`` wins, else the first; ``within`` keeps only occurrences inside one of the
+    ``suffix`` wins, else the first (as written before normalized); a prefix or suffix must
+    stand beside the occurrence (in any case and spacing, a typo allowed, digits the same).
+    ``Anchor.occurrences`` counts them all. ``within`` keeps only occurrences inside one of the
     given [start, end) ranges (a PDF page, say). An occurrence must not begin or end inside
     a word or number ("10" is not in "100", "Anna" not in "Annabelle"), except in scripts
     written without spaces and at ``breaks``: offsets where the text joins a word that was
@@ -148,7 +150,8 @@ def locate_quote(
 
     Raises:
         InvalidInput: the quote is empty or whitespace, or a range is malformed.
-        QuoteNotFound: the quote does not occur; the message shows the closest text.
+        QuoteNotFound: the quote does not occur (the message shows the closest text), or its
+            prefix or suffix stands beside none of its occurrences (the message shows them).
     """
     ranges = _check_ranges(within)
     context = Context(prefix, suffix)
