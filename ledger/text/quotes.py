@@ -213,18 +213,20 @@ def _beside_nowhere(
     suffix_fails = bool(context.suffix) and not any(s for _, s in sides)
     if not (prefix_fails or suffix_fails):  # each agrees somewhere, never both at once
         prefix_fails = suffix_fails = True
-    wanted = " and ".join(
-        [f'after the prefix "{_clip(context.prefix, 60)}"'] * prefix_fails
-        + [f'before the suffix "{_clip(context.suffix, 60)}"'] * suffix_fails)
+    wanted: list[str] = []
+    if prefix_fails:
+        wanted.append(f'after the prefix "{_clip(context.prefix, 60)}"')
+    if suffix_fails:
+        wanted.append(f'before the suffix "{_clip(context.suffix, 60)}"')
     count = "once" if len(hits) == 1 else f"{len(hits):,} times"
     where = " within the given range(s)" if ranges is not None else ""
     places = "; ".join(_place(raw, h, before=prefix_fails, after=suffix_fails) for h in hits[:_SHOWN])
     more = f"; and {len(hits) - _SHOWN:,} more" if len(hits) > _SHOWN else ""
     none = "not" if len(hits) == 1 else "none"
+    which = "prefix or suffix" if prefix_fails and suffix_fails else "prefix" if prefix_fails else "suffix"
     return QuoteNotFound(
-        f'quote "{_clip(query.raw, 80)}" occurs {count} in the source text{where}, but {none} {wanted}: '
-        f"it occurs at {places}{more}; give the words that stand right beside it in the source, or no "
-        f"{'prefix' if prefix_fails and not suffix_fails else 'suffix' if not prefix_fails else 'prefix or suffix'}"
+        f'quote "{_clip(query.raw, 80)}" occurs {count} in the source text{where}, but {none} {" and ".join(wanted)}: '
+        f"it occurs at {places}{more}; give the words that stand right beside it in the source, or no {which}"
     )
 
 
@@ -239,7 +241,8 @@ def _place(raw: str, hit: Hit, *, before: bool, after: bool) -> str:
         text += f', after "{_clip(words, 40)}"' if words.strip() else ", at the start of the text"
     if after:
         words = " ".join(raw[hit.end : hit.end + 40].split(" ")[:5])
-        text += f'{" and" if before else ","} before "{_clip(words, 40)}"' if words.strip() else " at the end"
+        joint = " and" if before else ","
+        text += f'{joint} before "{_clip(words, 40)}"' if words.strip() else f"{joint} at the end of the text"
     return text
 
 
