@@ -222,7 +222,8 @@ class Ledger:
 
     def cite(self, source: SourceRef, quote: str, *, relation: Relation = "supports", prefix: str | None = None,
              suffix: str | None = None, page: int | None = None) -> Citation:
-        """Locate ``quote`` in a stored source; the citation is evidence for assert_claim (QuoteNotFound if absent)."""
+        """Locate ``quote`` in a stored source as evidence for assert_claim: beside ``prefix``/``suffix``, else its
+        first occurrence (``Citation.occurrences`` counts them); QuoteNotFound if absent."""
         source_id = SourceId(validate.source_id(source))
         return self._read(lambda connection: sources.cite(
             connection, source_id, quote, relation=relation, prefix=prefix, suffix=suffix, page=page, scope=None))

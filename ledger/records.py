@@ -119,6 +119,9 @@ class Citation:
     char_end: int
     locator: dict[str, Any]
     page: int | None = None
+    #: How many places the quote occurs at (on ``page`` if given); the citation is the first,
+    #: or the one its prefix and suffix stand beside.
+    occurrences: int = 1
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from functools import partial
@@ -245,7 +244,8 @@ def reanchor_evidence(
     flagged stale before whose quote is back as written (position or quote, not fuzzy) is
     carried like any other.
     """
-    from ledger.evidence import MatchText, reanchor  # the matcher loads on first use
+    from ledger.text.matchtext import MatchText  # the matcher loads on first use
+    from ledger.text.reanchor import changes_meaning, reanchor
 
     rows = queries.run(connection, "evidence_to_carry", source_id=previous_id).mappings().all()
     if not rows:
@@ -270,7 +270,7 @@ def reanchor_evidence(
         anchor = reanchor(prepared, exact=row["excerpt"], start=row["char_start"], end=row["char_end"],
                           prefix=quote.get("prefix", ""), suffix=quote.get("suffix", ""),
                           fuzzy=row["stale_at"] is None, old_text=partial(old_text, row["source_id"]))
-        if anchor is None or (anchor.method == "fuzzy" and _changes_meaning(row["excerpt"], text[anchor.start:anchor.end])):
+        if anchor is None or (anchor.method == "fuzzy" and changes_meaning(row["excerpt"], text[anchor.start:anchor.end])):
             # Gone, or only a near match that changed a number or a negation: "10 euros" is not
             # "19 euros", "is safe" is not "is not safe".
             if row["stale_at"] is None:  # flagged once, when it went
@@ -286,34 +286,6 @@ def reanchor_evidence(
         })
     store.insert_rows(connection, store.evidence, moved)
     store.mark_stale(connection, stale, now)
-
-
-_DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
-
-
-def _numbers(text: str) -> list[str]:
-    """The numbers in a text, as written (a fuzzy re-anchor must not change any of them)."""
-    return _DIGITS.findall(text)
-
-
-# Words that negate, in the languages the ledger sees most; a fuzzy re-anchor that adds or drops
-# one turns a statement into its opposite at a high similarity score.
-_NEGATIONS = frozenset({
-    "not", "no", "never", "none", "nor", "neither", "nothing", "nobody", "cannot", "without",
-    "nicht", "kein", "keine", "keinen", "keinem", "keiner", "keines", "nie", "niemals", "ohne",
-    "ne", "pas", "jamais", "sans", "aucun", "aucune", "nunca", "sin", "ningún", "ninguna", "nigdy", "bez",
-})
-_WORDS = re.compile(r"\w+(?:'t)?")
-
-
-def _changes_meaning(old: str, new: str) -> bool:
-    """Whether a near match changed a number or the negations of the excerpt."""
-    return _numbers(new) != _numbers(old) or _negations(new) != _negations(old)
-
-
-def _negations(text: str) -> int:
-    return sum(1 for word in _WORDS.findall(text.lower().replace("\u2019", "'"))
-               if word in _NEGATIONS or word.endswith("n't"))
 
 
 def _bbox_texts(boxes: Sequence[tuple[float, float, float, float] | None]) -> store.JsonTexts:
@@ -340,7 +312,7 @@ def cite(
     suffix: str | None, page: int | None, scope: str | None,
 ) -> Citation:
     """Locate ``quote`` in a stored source and return a citation with its W3C locator."""
-    from ledger.evidence import locate_quote  # the matcher's tables load on first use
+    from ledger.text.quotes import locate_quote  # the matcher's tables load on first use
 
     if relation not in RELATIONS:
         raise InvalidInput(f"relation must be 'supports' or 'contradicts'; got {relation!r}")
@@ -365,5 +337,5 @@ def cite(
     return Citation(
         source_id=SourceId(row["id"]), scope=row["scope"], relation=relation,
         excerpt=row["text"][anchor.start:anchor.end], char_start=anchor.start, char_end=anchor.end,
-        locator=locator, page=found_page,
+        locator=locator, page=found_page, occurrences=anchor.occurrences,
     )

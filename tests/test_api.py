@@ -144,6 +144,26 @@ def test_cite_refuses_a_quote_that_is_not_in_the_source(ledger: Ledger) -> None:
         ledger.cite(999, "anything")
 
 
+def test_cite_refuses_a_prefix_or_suffix_that_stands_beside_no_occurrence(ledger: Ledger) -> None:
+    doc = ledger.add_source(text="In 2004 Chelsea appointed Mourinho. In 2010 Real Madrid hired Mourinho, who won the league.")
+    with pytest.raises(QuoteNotFound, match=r'occurs 2 times .* none after the prefix "Manchester United appointed"') as info:
+        ledger.cite(doc, "Mourinho", prefix="Manchester United appointed ")
+    assert 'after "In 2004 Chelsea appointed"' in str(info.value)
+    assert 'after "2010 Real Madrid hired"' in str(info.value)
+    with pytest.raises(QuoteNotFound, match='none before the suffix "as coach"'):
+        ledger.cite(doc, "Mourinho", suffix=" as coach")
+    assert ledger.cite(doc, "Mourinho", prefix="Real Madrid hired ").char_start == 62
+
+
+def test_a_quote_found_several_times_is_cited_at_the_first_and_says_how_many(ledger: Ledger) -> None:
+    doc = ledger.add_source(text="Mourinho joined Chelsea. Later Mourinho joined Inter, and then Mourinho left.")
+    first = ledger.cite(doc, "Mourinho")
+    assert (first.char_start, first.occurrences) == (0, 3)
+    assert ledger.cite(doc, "Chelsea").occurrences == 1
+    chosen = ledger.cite(doc, "Mourinho", prefix="and then ")
+    assert (chosen.char_start, chosen.occurrences) == (63, 3)
+
+
 BAD_CLAIMS = [
     (dict(evidence=[]), MissingEvidence, "no supporting evidence"),
     (dict(valid_from="2026-05-01", valid_until="2026-05-01"), InvalidTime, "must be later than"),

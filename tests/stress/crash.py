@@ -199,7 +199,8 @@ def zygote_main() -> None:
     import pymupdf  # noqa: F401
 
     import ledger.check
-    import ledger.evidence
+    import ledger.text.quotes
+    import ledger.text.reanchor
     import ledger.ingest.pdf
     import ledger.migrate  # noqa: F401
 
