@@ -409,13 +409,13 @@ def test_max_bytes_bounds_what_ingest_pdf_and_ingest_html_read(ledger: Ledger) -
 def test_looking_up_a_document_by_its_bytes_or_url_reads_only_its_own_rows(tmp_path: Path) -> None:
     """Every ingest asks whether its bytes or its URL are stored already: with an index for each
     question, not a scan of the scope's sources, which made ingesting into a large ledger slow."""
-    from ledger import store
+    from ledger.store import driver, source_rows
 
     with Ledger.open(tmp_path / "ledger.db") as ledger:
         for page in range(3):
             ledger.add_source(text=f"page {page}", uri="https://example.org/page")  # revisions
         with ledger._engine.connect() as connection:
-            sql, names, *_ = store._plan(store._BY_HASH_OR_URI, connection.dialect)
+            sql, names, *_ = driver._plan(source_rows._BY_HASH_OR_URI, connection.dialect)
             given = {"scope": "default", "hash": "0" * 64, "uri": "https://example.org/page", "param_1": 1}
             plan = [row[3] for row in connection.exec_driver_sql(
                 f"EXPLAIN QUERY PLAN {sql}", tuple(given.get(name, 0) for name in names))]

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from ledger import Ledger, reads, store
+from ledger import Ledger, reads
+from ledger.store import driver
 
 
 @pytest.fixture
@@ -27,7 +28,7 @@ def filled(tmp_path: Path) -> Any:
 def plan(ledger: Ledger, statement: Any, **given: Any) -> list[str]:
     """SQLite's query plan of a prebuilt statement, its parameters given by name (0 if not)."""
     with ledger._engine.connect() as connection:
-        sql, names, _, fixed, _ = store._plan(statement, connection.dialect)
+        sql, names, _, fixed, _ = driver._plan(statement, connection.dialect)
         values = {**fixed, **given}
         return [row[3] for row in connection.exec_driver_sql(
             f"EXPLAIN QUERY PLAN {sql}", tuple(values.get(name, 0) for name in names))]
