@@ -50,6 +50,7 @@ entities: Table = model.Entity.__table__  # type: ignore[attr-defined]
 aliases: Table = model.Alias.__table__  # type: ignore[attr-defined]
 sources: Table = model.Source.__table__  # type: ignore[attr-defined]
 passages: Table = model.Passage.__table__  # type: ignore[attr-defined]
+retrievals: Table = model.SourceRetrieval.__table__  # type: ignore[attr-defined]
 claims: Table = model.Claim.__table__  # type: ignore[attr-defined]
 versions: Table = model.ClaimVersion.__table__  # type: ignore[attr-defined]
 evidence: Table = model.Evidence.__table__  # type: ignore[attr-defined]
@@ -608,6 +609,29 @@ def source_texts(connection: Connection, source_ids: Iterable[int]) -> dict[int,
     """The stored text of each source."""
     wanted = sorted(set(source_ids))
     return dict(connection.execute(_SOURCE_TEXTS, {"ids": wanted}).all()) if wanted else {}
+
+
+_RETRIEVALS = (
+    select(retrievals.c.retrieved_at, retrievals.c.uri, retrievals.c.actor, retrievals.c.recorded_at)
+    .where(retrievals.c.source_id == bindparam("id"))
+    .order_by(retrievals.c.retrieved_at, retrievals.c.id)
+)
+
+
+def insert_retrieval(
+    connection: Connection, ids: Ids, source_id: int, *, retrieved_at: datetime, uri: str | None,
+    actor: str | None, now: datetime,
+) -> None:
+    """Record that a source's bytes were fetched or read at ``retrieved_at`` from ``uri``."""
+    insert_columns(connection, retrievals, {
+        "id": (ids.take(retrievals),), "source_id": (source_id,), "retrieved_at": (retrieved_at,), "uri": (uri,),
+        "actor": (actor,), "recorded_at": (now,),
+    })
+
+
+def source_retrievals(connection: Connection, source_id: int) -> list[Mapping[Any, Any]]:
+    """(retrieved_at, uri, actor, recorded_at) of a source's retrievals, oldest retrieved_at first."""
+    return list(connection.execute(_RETRIEVALS, {"id": source_id}).mappings())
 
 
 # ---------------------------------------------------------------- claims
