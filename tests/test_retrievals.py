@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from sqlalchemy import inspect
 
 from ledger import IngestError, InvalidInput, Ledger, NeedsOCR, Retrieval
 from ledger.db import make_engine, resolve_url
+from ledger.ingest.html import read_html
 from ledger.migrate import alembic_config
 
 from .conftest import table_dump
@@ -102,6 +104,9 @@ def test_a_refused_ingest_records_no_retrieval(ledger: Ledger, db_url: str) -> N
         ledger.ingest_pdf(b"%PDF-1.7 not really a PDF")
     with pytest.raises(InvalidInput, match="actor"):
         ledger.add_source(text=NOTICE, actor="two\nlines")
+    draft = read_html(page, url=ARTICLE_URL)
+    with pytest.raises(InvalidInput, match="metadata url"):  # the URL as given is stored with the retrieval
+        ledger.add_draft(dataclasses.replace(draft, metadata={**draft.metadata, "url": f"{ARTICLE_URL}\x00"}))
     assert table_dump(db_url) == before
 
 
