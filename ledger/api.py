@@ -147,18 +147,22 @@ class Ledger:
         self, *, text: str, uri: str | None = None, title: str | None = None, kind: str = "text",
         published_at: TimeInput | None = None, retrieved_at: TimeInput | None = None,
         trust: Trust = "trusted", scope: str = "default", author: str | None = None, publisher: str | None = None,
+        actor: str | None = None,
     ) -> Source:
         """Store a text source (idempotent by content hash); untrusted ones go to quarantine."""
         draft = sources.text_draft(text, kind=kind, uri=uri, title=title, author=author, publisher=publisher,
                                    published_at=published_at, retrieved_at=retrieved_at)
-        return self.add_draft(draft, trust=trust, scope=scope)
+        return self.add_draft(draft, trust=trust, scope=scope, actor=actor)
 
-    def add_draft(self, draft: SourceDraft, *, trust: Trust = "trusted", scope: str = "default") -> Source:
-        """Store a source draft made by an ingester (idempotent by content hash)."""
+    def add_draft(self, draft: SourceDraft, *, trust: Trust = "trusted", scope: str = "default",
+                  actor: str | None = None) -> Source:
+        """Store a source draft made by an ingester (idempotent by content hash); every call
+        records a retrieval (``Source.retrievals``) by ``actor``."""
         scope = sources.quarantine_scope(check_scope(scope), trust)
         sources.check_draft(draft)
+        actor = validate.check_actor(actor)
         return self._write(lambda connection, now, ids: sources.store_draft(
-            connection, ids, draft, scope=scope, trust=trust, now=now))
+            connection, ids, draft, scope=scope, trust=trust, now=now, actor=actor))
 
     def ingest_pdf(
         self, path_or_bytes: str | os.PathLike[str] | bytes, *, uri: str | None = None, password: str | None = None,

@@ -140,6 +140,21 @@ class Source(Table, table=True):
     recorded_at: datetime = _time(nullable=False)
 
 
+class SourceRetrieval(Table, table=True):
+    """One time a source's bytes were fetched or read: when, from which URI as given, by whom."""
+
+    __tablename__ = "source_retrievals"
+    __table_args__ = (Index("ix_source_retrievals_source_id", "source_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    source_id: int = Field(sa_column=Column(Integer, ForeignKey("sources.id"), nullable=False))
+    #: As given (``retrieved_at``), else when the ledger stored it: the time it was read.
+    retrieved_at: datetime = _time(nullable=False)
+    uri: str | None = Field(default=None, sa_column=Column(Text))
+    actor: str | None = Field(default=None, sa_column=Column(Text))
+    recorded_at: datetime = _time(nullable=False)
+
+
 class Passage(Table, table=True):
     """A located unit of a source's text: page, bbox and char range, paragraph index."""
 

@@ -30,6 +30,7 @@ from ledger.records import (
     EvidenceId,
     Link,
     Passage,
+    Retrieval,
     Source,
     SourceId,
 )
@@ -263,9 +264,13 @@ def claim_links(connection: Connection, claim_ids: Sequence[int], *, known_at: d
 
 
 def source_record(
-    connection: Connection, row: Mapping[Any, Any], *, created: bool = False, passage_count: int | None = None
+    connection: Connection, row: Mapping[Any, Any], *, created: bool = False, passage_count: int | None = None,
+    retrievals: Sequence[Retrieval] | None = None,
 ) -> Source:
-    """A Source record from a sources row; its passages are counted unless ``passage_count`` is given."""
+    """A Source record from a sources row; its passages are counted and its retrievals read
+    unless given."""
+    if retrievals is None:
+        retrievals = [Retrieval(**r) for r in store.source_retrievals(connection, row["id"])]
     meta = row["meta"] or {}
     return Source(
         id=SourceId(row["id"]), scope=row["scope"], kind=row["kind"], uri=row["uri"], title=row["title"],
@@ -279,6 +284,7 @@ def source_record(
         created=created, text=row["text"],
         modified_at=datetime.fromisoformat(meta["modified_at"]) if meta.get("modified_at") else None,
         metadata={key: value for key, value in meta.items() if key not in _SOURCE_FIELDS_IN_META},
+        retrievals=tuple(retrievals),
     )
 
 

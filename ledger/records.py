@@ -50,6 +50,18 @@ class Entity:
 
 
 @dataclass(frozen=True, slots=True)
+class Retrieval:
+    """One time a source's bytes were fetched or read (stored the first time, or again)."""
+
+    #: When it was fetched or read: the ``retrieved_at`` given, else when the ledger stored it.
+    retrieved_at: datetime
+    #: The URI as given (a web page's URL before it became its document URL), if any.
+    uri: str | None
+    actor: str | None
+    recorded_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class Source:
     """A stored document: where it came from, its hash, trust and extracted text."""
 
@@ -84,6 +96,13 @@ class Source:
     #: ``tags``, ``license``, ``image``, ``pagetype``, ``encoding``, ``url``; for PDFs their
     #: document information as pymupdf gives it (``title``, ``author``, ``creationDate``, …).
     metadata: dict[str, Any] = field(default_factory=dict, repr=False, hash=False)
+    #: Every time these bytes were fetched or read, oldest ``retrieved_at`` first.
+    retrievals: tuple[Retrieval, ...] = ()
+
+    @property
+    def last_retrieved_at(self) -> datetime | None:
+        """When these bytes were last fetched or read (the newest retrieval)."""
+        return max((r.retrieved_at for r in self.retrievals), default=None)
 
 
 @dataclass(frozen=True, slots=True)

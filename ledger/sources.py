@@ -16,7 +16,7 @@ from ledger.entities import check_text, check_utf8_size, quoted
 from ledger.errors import InvalidInput, NotFound
 from ledger.ingest.base import SourceDraft, content_hash, paragraph_passages
 from ledger.locator import build_locator, page_ranges
-from ledger.records import Citation, Relation, Source, SourceId, Trust
+from ledger.records import Citation, Relation, Retrieval, Source, SourceId, Trust
 from ledger.timeline import TimeInput, optional_time
 
 MAX_TEXT_CHARS = 100 * 2**20
@@ -123,6 +123,8 @@ def check_draft(draft: SourceDraft) -> None:
         check_stored_uri(draft.uri, what="the source's uri")
     if not isinstance(draft.text, str):
         raise InvalidInput(f"the source text must be a string, not {type(draft.text).__name__}")
+    if draft.kind == "web" and isinstance(draft.metadata.get("url"), str):
+        check_text(draft.metadata["url"], what="the source's metadata url", one_line=False)
     if "modified_at" in draft.metadata:
         raise InvalidInput("the draft's metadata has a 'modified_at' key; set SourceDraft.modified_at instead")
     if "\x00" in draft.text:
@@ -157,15 +159,20 @@ def utf8(text: str, *, what: str) -> bytes:
 
 
 def store_draft(
-    connection: Connection, ids: store.Ids, draft: SourceDraft, *, scope: str, trust: Trust, now: datetime
+    connection: Connection, ids: store.Ids, draft: SourceDraft, *, scope: str, trust: Trust, now: datetime,
+    actor: str | None = None,
 ) -> Source:
     """Store a draft unless its bytes are stored already (see :func:`_stored_or_previous`);
-    returns its record (``created`` says which).
+    returns its record (``created`` says which). Either way the retrieval is recorded.
 
-    A new source's record is built from the row just written, as reading it back would give it.
+    A new source's record is built from the rows just written, as reading them back would give it.
     """
+    recorded = now.astimezone(UTC)
+    retrieval = Retrieval(retrieved_at=_utc(draft.retrieved_at) or recorded, uri=_given_uri(draft), actor=actor,
+                          recorded_at=recorded)
     stored, previous = _stored_or_previous(connection, draft, scope)
     if stored is not None:
+        _insert_retrieval(connection, ids, stored, retrieval)
         return reads.source_record(connection, store.source_row(connection, stored), created=False)
     meta: dict[str, Any] = dict(draft.metadata)
     if draft.pages_without_text:
@@ -189,6 +196,7 @@ def store_draft(
         "char_start": starts, "char_end": ends, "page": pages, "bbox": _bbox_texts(boxes), "paragraph": paragraphs,
     }
     source_id = store.insert_source(connection, ids, row, passage_columns)
+    _insert_retrieval(connection, ids, source_id, retrieval)
     if previous is not None:
         located = [{"page": p.page, "bbox": p.bbox, "char_start": p.char_start, "char_end": p.char_end,
                     "paragraph": p.paragraph} for p in draft.passages]
@@ -197,11 +205,23 @@ def store_draft(
     # The record of what was just written, as reading it back would give it (times in UTC).
     written = {**row, "id": source_id, "published_at": _utc(draft.published_at),
                "retrieved_at": _utc(draft.retrieved_at), "recorded_at": _utc(now)}
-    return reads.source_record(connection, written, created=True, passage_count=len(draft.passages))
+    return reads.source_record(connection, written, created=True, passage_count=len(draft.passages),
+                               retrievals=(retrieval,))
 
 
 def _utc(value: datetime | None) -> datetime | None:
     return None if value is None else value.astimezone(UTC)
+
+
+def _given_uri(draft: SourceDraft) -> str | None:
+    """The URI a draft was read from as given: a web page's URL before it became its document URL."""
+    given = draft.metadata.get("url") if draft.kind == "web" else None
+    return given if isinstance(given, str) else draft.uri
+
+
+def _insert_retrieval(connection: Connection, ids: store.Ids, source_id: int, retrieval: Retrieval) -> None:
+    store.insert_retrieval(connection, ids, source_id, retrieved_at=retrieval.retrieved_at, uri=retrieval.uri,
+                           actor=retrieval.actor, now=retrieval.recorded_at)
 
 
 def _stored_or_previous(connection: Connection, draft: SourceDraft, scope: str) -> tuple[int | None, int | None]:

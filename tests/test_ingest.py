@@ -522,7 +522,8 @@ def test_a_stored_source_is_returned_as_it_reads_back(ledger: Ledger, clock) -> 
     back = same_as_read(ledger.ingest_html((HTML / "article.html").read_bytes(), url=ARTICLE_URL))
     assert back.created and back.revision_of == revised.id and back.content_hash == original.content_hash
     again = same_as_read(ledger.ingest_html((HTML / "article.html").read_bytes(), url=ARTICLE_URL))
-    assert again == dataclasses.replace(back, created=False)
+    assert again.retrievals[:-1] == back.retrievals and again.retrievals[-1].recorded_at == clock.now
+    assert again == dataclasses.replace(back, created=False, retrievals=again.retrievals)
     # A hand-made draft: no passages, page_count only in its metadata, times not in UTC.
     bare = SourceDraft(kind="web", text="No passages here.", content_hash=content_hash(b"bare"), passages=(),
                        metadata={"sitename": "Example", "page_count": "7"},

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import (
@@ -15,7 +16,15 @@ from sqlalchemy import (
 
 from ledger.errors import NotFound
 from ledger.records import SourceId
-from ledger.store.driver import Ids, insert_columns, one_of, passages, run, sources
+from ledger.store.driver import (
+    Ids,
+    insert_columns,
+    one_of,
+    passages,
+    retrievals,
+    run,
+    sources,
+)
 
 _SOURCE = select(sources).where(sources.c.id == bindparam("id"))
 _BY_HASH_OR_URI = union_all(
@@ -117,3 +126,26 @@ def source_texts(connection: Connection, source_ids: Iterable[int]) -> dict[int,
     """The stored text of each source."""
     wanted = sorted(set(source_ids))
     return dict(connection.execute(_SOURCE_TEXTS, {"ids": wanted}).all()) if wanted else {}
+
+
+_RETRIEVALS = (
+    select(retrievals.c.retrieved_at, retrievals.c.uri, retrievals.c.actor, retrievals.c.recorded_at)
+    .where(retrievals.c.source_id == bindparam("id"))
+    .order_by(retrievals.c.retrieved_at, retrievals.c.id)
+)
+
+
+def insert_retrieval(
+    connection: Connection, ids: Ids, source_id: int, *, retrieved_at: datetime, uri: str | None,
+    actor: str | None, now: datetime,
+) -> None:
+    """Record that a source's bytes were fetched or read at ``retrieved_at`` from ``uri``."""
+    insert_columns(connection, retrievals, {
+        "id": (ids.take(retrievals),), "source_id": (source_id,), "retrieved_at": (retrieved_at,), "uri": (uri,),
+        "actor": (actor,), "recorded_at": (now,),
+    })
+
+
+def source_retrievals(connection: Connection, source_id: int) -> list[Mapping[Any, Any]]:
+    """(retrieved_at, uri, actor, recorded_at) of a source's retrievals, oldest retrieved_at first."""
+    return list(connection.execute(_RETRIEVALS, {"id": source_id}).mappings())
