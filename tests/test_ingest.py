@@ -342,7 +342,7 @@ def test_errors_show_a_long_url_cut_short(ledger: Ledger, server: str) -> None:
 
 def test_a_url_with_a_space_or_control_character_is_refused_by_a_short_message(server: str) -> None:
     """http.client would refuse it with InvalidURL, whose message repeats the whole URL."""
-    from ledger.ingest.html import fetch
+    from ledger.ingest.fetch import fetch
 
     with pytest.raises(IngestError, match="space or control character") as refused:
         fetch(f"{server}/q/\x01" + "x" * 3000, timeout=5)
@@ -354,7 +354,7 @@ def test_a_url_with_a_space_or_control_character_is_refused_by_a_short_message(s
 
 def test_a_redirect_to_a_target_with_spaces_or_raw_utf8_is_followed_escaped(server: str) -> None:
     """Browsers and urllib percent-encode a Location's spaces and raw bytes; so does fetch."""
-    from ledger.ingest.html import fetch
+    from ledger.ingest.fetch import fetch
 
     assert fetch(f"{server}/to-spaced", timeout=5).url == f"{server}/spaced%20page"
     assert fetch(f"{server}/to-utf8", timeout=5).url == f"{server}/caf%C3%A9"

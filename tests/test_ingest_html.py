@@ -23,11 +23,12 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from trafilatura.utils import repair_faulty_html
 
 from ledger.errors import IngestError
 from ledger.ingest.base import SourceDraft, paragraph_passages
-from ledger.ingest.html import PARAGRAPH_SEPARATOR, USER_AGENT, Fetched, _may_need_repair, fetch, read_html
+from ledger.ingest.fetch import USER_AGENT, Fetched, fetch
+from ledger.ingest.html import PARAGRAPH_SEPARATOR, read_html
+from ledger.ingest.html.mend import _may_need_repair, _repaired
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures" / "html"
@@ -248,12 +249,12 @@ def test_text_running_on_after_a_code_block_becomes_a_paragraph_before_extractio
     paragraph of its own before trafilatura reads the page, as a browser shows it."""
     from lxml import html as lxml_html
 
-    from ledger.ingest import html
+    from ledger.ingest.html.mend import mend_inline_markup, parse
 
-    tree = html._parse("<html><body><div>Intro text here.<pre>make all</pre>Then run the <em>tests</em> "
+    tree = parse("<html><body><div>Intro text here.<pre>make all</pre>Then run the <em>tests</em> "
                        "and read what they print.<pre>make check</pre></div></body></html>")
     assert tree is not None
-    html._mend_inline_markup(tree)
+    mend_inline_markup(tree)
     first = tree.find(".//pre")
     assert first is not None and not (first.tail or "").strip()
     paragraph = first.getnext()
@@ -445,138 +446,7 @@ def _reading(data: bytes) -> tuple[str, list[tuple[int, int]], str] | str:
     return draft.text, [(p.char_start, p.char_end) for p in draft.passages], repr(draft.metadata)
 
 
-# Pages where readability's text holds more than the page's: "VIDEO" written into each video
-# <iframe>, and "&" escaped as "&amp;" in raw-text elements by its XML round trip. Without them
-# in the bound, readability is skipped and the reading changes (an author bio comes or goes).
-_LEADS = "".join(f"<p>This is paragraph number {i}, with a few words, and commas, so that it scores well.</p>"
-                 for i in range(3))
-_BIO = "<div class='author-bio'>Jane Doe writes about gardens, trees, and rivers for the paper."
-_READABILITY_ADDS = {
-    "video-iframes": f"<html><body><article><h1>Title</h1>{_LEADS}{_BIO}</div>{_BIO}</div>"
-    + "".join(f'<div><iframe src="https://www.youtube.com/embed/x{i}"></iframe></div>' for i in range(60))
-    + "</article></body></html>",
-    "escapes-in-raw-text": f"<html><body><article><h1>Title</h1>{_LEADS}{_BIO} <noframes>"
-    + "a&lt;&lt;&lt;&lt;&lt;&lt;&lt;&lt;&lt;b\n" * 4 + "</noframes></div></article></body></html>",
-}
-
-
-def test_skipping_readability_where_it_cannot_win_changes_no_reading(monkeypatch: pytest.MonkeyPatch) -> None:
-    """read_html spares trafilatura its readability pass where readability's text could not be
-    chosen: every page reads exactly as it does with the pass, and most pages skip it."""
-    from ledger.ingest import html
-
-    pages = [*REALWORLD_PAGES, *sorted(FIXTURES.glob("*.html"))]
-    written = [page.encode() for page in _READABILITY_ADDS.values()]
-    decide = html._readability_cannot_win
-    skipped: list[bool] = []
-
-    def counted(*args: Any) -> bool:
-        skipped.append(decide(*args))
-        return skipped[-1]
-
-    monkeypatch.setattr(html, "_readability_cannot_win", counted)
-    sparing = [_reading(page.read_bytes()) for page in pages] + [_reading(page) for page in written]
-    monkeypatch.setattr(html, "_readability_cannot_win", lambda *args: False)
-    assert [_reading(page.read_bytes()) for page in pages] + [_reading(page) for page in written] == sparing
-    assert len(skipped) >= 10, f"the shortcut was asked on {len(skipped)} pages only (is it installed?)"
-    assert sum(skipped) >= len(skipped) / 2, f"readability skipped on {sum(skipped)} of {len(skipped)} pages"
-
-
-@pytest.mark.parametrize("page", [*REALWORLD_PAGES, *sorted(FIXTURES.glob("*.html"))], ids=lambda p: p.name)
-def test_readability_text_is_never_longer_than_the_bound_that_skips_it(page: Path) -> None:
-    """The skip relies on readability returning a part of the page, scripts and styles left out."""
-    import copy
-
-    from lxml.html import tostring
-    from trafilatura.external import try_readability
-
-    from ledger.ingest import html
-
-    tree = html._parse(html._decode(page.read_bytes(), None)[0])
-    if tree is None:
-        return
-    found = try_readability(copy.deepcopy(tree))
-    assert len(" ".join(tostring(found, method="text", encoding="unicode").split())) <= html._longest_readability(tree)
-
-
-@pytest.mark.parametrize("name", sorted(_READABILITY_ADDS))
-def test_the_bound_counts_what_readability_adds(name: str) -> None:
-    import copy
-
-    from lxml.html import tostring
-    from trafilatura.external import try_readability
-
-    from ledger.ingest import html
-
-    tree = html._parse(_READABILITY_ADDS[name])
-    assert tree is not None
-    found = try_readability(copy.deepcopy(tree))
-    assert len(" ".join(tostring(found, method="text", encoding="unicode").split())) <= html._longest_readability(tree)
-
-
-# Pages whose short main text trafilatura measures against the whole page's: one whose reading
-# the measure decides (its prose sits in divs classed "sidebar", which only the justext rescue of
-# trafilatura's recall retry reads), pages of blocks without spaces between them, scripts, styles
-# and control characters (what the bound must count or may leave out), a page without a body.
 _INTRO = "<p>" + "Introductory paragraph with regular prose content, moderately long and clearly meaningful. " * 3 + "</p>"
-_SIDEBARS = "".join(
-    f"<div class='sidebar'>Message number {i} holds a long discussion in plain words, long enough to be "
-    "taken for real prose by a reader that weighs paragraph density, said the author.</div>" for i in range(8)
-)
-_PAGE_MEASURED = {
-    "prose-in-sidebars": f"<html><body>{_INTRO}{_SIDEBARS}</body></html>",
-    "blocks-without-spaces": "<html><body><article><p>" + "Word" * 40 + "</p>"
-    + "".join(f"<div>{i}</div>" for i in range(400)) + "</article></body></html>",
-    "scripts-and-styles": f"<html><body><article>{_LEADS}</article><script>{'var x = 1; ' * 500}</script>"
-    f"<svg><style>{'.a {{ color: red }} ' * 300}</style></svg><aside>{'Related story. ' * 100}</aside>"
-    "</body></html>",
-    "control-characters": f"<html><body><article>{_LEADS}</article>"
-    + "<div>\x01\x02\x03 \x0bA\x0c</div>" * 300 + "</body></html>",
-    "no-body": f"<html>{_LEADS}</html>",
-}
-
-
-def test_skipping_the_page_measure_where_it_cannot_matter_changes_no_reading(monkeypatch: pytest.MonkeyPatch) -> None:
-    """read_html spares trafilatura its rendering of the whole page where a bound of it shows
-    the recall retry cannot happen: every page reads exactly as it does with the rendering, and
-    most pages measured skip it."""
-    import math
-
-    from ledger.ingest import html
-
-    pages = [page.read_bytes() for page in [*REALWORLD_PAGES, *sorted(FIXTURES.glob("*.html"))]]
-    pages += [page.encode() for page in (*_PAGE_MEASURED.values(), *_READABILITY_ADDS.values())]
-    import trafilatura.core
-
-    bound = html._longest_page_text
-    spared: list[bool] = []
-
-    def counted(tree: Any) -> int:
-        longest = bound(tree)
-        spared.append(html._READING.extracted >= trafilatura.core.ESCALATION_PAGE_SHARE * longest)
-        return longest
-
-    monkeypatch.setattr(html, "_longest_page_text", counted)
-    sparing = [_reading(page) for page in pages]
-    monkeypatch.setattr(html, "_longest_page_text", lambda tree: math.inf)
-    assert [_reading(page) for page in pages] == sparing
-    assert len(spared) >= 10, f"the page measure was asked for on {len(spared)} pages only"
-    assert sum(spared) >= len(spared) / 2, f"the page measure was spared on {sum(spared)} of {len(spared)} pages"
-
-
-@pytest.mark.parametrize("page", [
-    *(pytest.param(path.read_bytes(), id=path.name) for path in [*REALWORLD_PAGES, *sorted(FIXTURES.glob("*.html"))]),
-    *(pytest.param(page.encode(), id=name) for name, page in _PAGE_MEASURED.items()),
-])
-def test_the_page_text_is_never_longer_than_the_bound_that_spares_its_measure(page: bytes) -> None:
-    from trafilatura import html2txt
-
-    from ledger.ingest import html
-
-    tree = html._parse(html._decode(page, None)[0])
-    if tree is None:
-        return
-    assert len(html2txt(tree)) <= html._longest_page_text(tree)
 
 
 def test_a_page_whose_measure_lxml_refuses_is_read() -> None:
@@ -585,18 +455,6 @@ def test_a_page_whose_measure_lxml_refuses_is_read() -> None:
     page = f"<html><body>{_INTRO}" + "<div><a href='/n'>Navigation link</a></div>" * 100 + "<div>x&#12;y</div></body></html>"
     draft = read_html(page.encode(), url="https://example.org/page")
     assert "Introductory paragraph" in draft.text
-
-
-def test_the_page_measure_decides_the_reading_of_prose_in_sidebars(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The pages above include one whose reading the measure changes (trafilatura retries it),
-    so the test that the shortcut changes no reading covers a page it must not skip."""
-    from ledger.ingest import html
-
-    page = _PAGE_MEASURED["prose-in-sidebars"].encode()
-    measured = _reading(page)
-    assert isinstance(measured, tuple) and "Message number 7" in measured[0]
-    monkeypatch.setattr(html, "_longest_page_text", lambda tree: 0)  # always skipped: never retried
-    assert _reading(page) != measured
 
 
 @pytest.mark.skipif(not REALWORLD_PAGES, reason=NO_REALWORLD)
@@ -1208,7 +1066,7 @@ _MARKUP_PIECES = st.sampled_from(
 def test_the_repair_is_skipped_only_where_it_would_change_nothing(text: str) -> None:
     beginning = text[:50].lower()
     if not _may_need_repair(text, beginning):
-        assert repair_faulty_html(text, beginning) == text
+        assert _repaired(text, beginning) == text
 
 
 @settings(max_examples=500, deadline=None)
