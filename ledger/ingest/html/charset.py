@@ -13,6 +13,7 @@ __all__ = ["ascii_compatible", "as_bytes", "decode", "refuse_known_binary", "ref
 
 
 def as_bytes(html: str | bytes) -> bytes:
+    """The page's bytes as hashed: a str as its UTF-8 (lone surrogates as given)."""
     if isinstance(html, bytes):
         return html
     if isinstance(html, str):
@@ -36,6 +37,7 @@ _MAGIC: tuple[tuple[bytes, str], ...] = (
 
 
 def refuse_known_binary(raw: bytes, where: str) -> None:
+    """Refuse, naming it, a format known by its magic number (PDF, ZIP, gzip, images)."""
     start = raw[:1024].lstrip()
     for magic, what in _MAGIC:
         if start.startswith(magic):
@@ -65,6 +67,7 @@ _NOT_PAGES = {
 
 
 def refuse_non_html(text: str, where: str) -> None:
+    """Refuse text that is not HTML: binary, without tags, a feed, an SVG or another XML document."""
     sample = text[:8192]
     binary = len(_BINARY_CHARS.findall(sample))
     if binary > len(sample) // 10:

@@ -160,6 +160,7 @@ class _Paragraphs:
         return lines[begin:end]
 
     def flush(self) -> None:
+        """End the paragraph being collected (if it holds any text)."""
         if self.pieces:
             text = _pre_text(self.pieces) if self.pre else _flow_text(self.pieces)
             self.pieces = []
@@ -167,6 +168,7 @@ class _Paragraphs:
                 self.out.append(text)
 
     def walk(self, element: _Element) -> None:
+        """Collect an element of trafilatura's body tree and its tail."""
         tag = element.tag if isinstance(element.tag, str) else ""
         if tag in _ROWS and not _holds_blocks(element):
             self.flush()
