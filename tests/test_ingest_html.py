@@ -790,6 +790,43 @@ def test_import_stays_light() -> None:
     assert out.stdout.strip() == "[]"
 
 
+def _imports(path: Path) -> Iterator[tuple[str, tuple[str, ...]]]:
+    """(module, names imported from it) of every import statement in a source file."""
+    import ast
+
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            yield from ((alias.name, ()) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            yield node.module, tuple(alias.name for alias in node.names)
+
+
+_WEB_INGESTER = sorted((ROOT / "ledger" / "ingest" / "html").glob("*.py")) + [ROOT / "ledger" / "ingest" / "fetch.py"]
+
+
+@pytest.mark.parametrize("path", _WEB_INGESTER, ids=lambda path: path.name)
+def test_trafilatura_and_htmldate_are_used_through_their_public_names_only(path: Path) -> None:
+    """No internal module (trafilatura.core, .metadata, htmldate.extractors …), no private name."""
+    for module, names in _imports(path):
+        if module.split(".")[0] in ("trafilatura", "htmldate", "lxml", "courlan", "charset_normalizer"):
+            assert module in ("trafilatura", "htmldate", "lxml", "lxml.etree", "lxml.html", "charset_normalizer"), module
+            # lxml.etree._Element is lxml's documented element class (the type its API reference names)
+            assert not any(name.startswith("_") and name != "_Element" for name in names), (module, names)
+            if module == "trafilatura":
+                import trafilatura
+
+                assert set(names) <= set(trafilatura.__all__), names
+
+
+@pytest.mark.parametrize("path", _WEB_INGESTER, ids=lambda path: path.name)
+def test_the_web_ingester_imports_no_other_ledger_module(path: Path) -> None:
+    """ingest stands alone: its own drafts (ledger.ingest.base) and the errors, nothing else."""
+    for module, _ in _imports(path):
+        if module.split(".")[0] == "ledger":
+            assert module in ("ledger.errors", "ledger.ingest.base", "ledger.ingest.fetch") or module.startswith(
+                "ledger.ingest.html"), module
+
+
 # --- fetch against a loopback server ------------------------------------------------------------
 
 LATIN2 = _fixture("latin2-http-charset.html")
@@ -1057,7 +1094,8 @@ def test_fetch_refuses_other_schemes_without_connecting(url: str, message: str) 
 
 _MARKUP_PIECES = st.sampled_from(
     ["<", ">", "!", "/", " ", "\n", "\t", "\r", "doctype", "DOCTYPE", "<html", "html", "/>", "<!DOCTYPE html>",
-     "\x00", "\x0b", "\x1f", "\ufffe", "\uffff", "\ud800", "é", "a", "<p>"]
+     "\x00", "\x0b", "\x1f", "\ufffe", "\uffff", "\ud800", "é", "a", "<p>", "&#", "12", "x0c", "1", ";", "&#12;",
+     "&#x1f;"]
 )
 
 
