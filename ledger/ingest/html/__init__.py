@@ -26,7 +26,7 @@ from ledger.ingest.fetch import DEFAULT_MAX_BYTES, USER_AGENT, Fetched, fetch, s
 from ledger.ingest.html.charset import as_bytes, ascii_compatible, decode, refuse_known_binary, refuse_non_html
 from ledger.ingest.html.mend import mend_inline_markup, parse
 from ledger.ingest.html.metadata import declared, page_metadata
-from ledger.ingest.html.read import CELL_SEPARATOR, extract, has_prose, paragraphs
+from ledger.ingest.html.read import CELL_SEPARATOR, extract, has_prose, nothing_read, paragraphs
 
 __all__ = [
     "CELL_SEPARATOR",
@@ -88,7 +88,7 @@ def read_html(
     markup = raw if ascii_compatible(codec) else text.encode("utf-8", "surrogatepass")
     tree = parse(text, markup)
     if tree is None:
-        raise IngestError(f"{where} contains no main text; libxml2 found no HTML tree in it")
+        raise nothing_read(text, where)
     page = declared(tree, markup)  # before the tree changes
     mend_inline_markup(tree)
     found = extract(tree, text, url, where)

@@ -138,18 +138,23 @@ def _without(tree: HtmlElement, author: str) -> HtmlElement | None:
     of ``author`` (the byline it was read from); None if there is none."""
     from copy import deepcopy
 
+    def holds(text: str) -> bool:
+        return wanted in _NOT_LETTERS.sub("", text).casefold()
+
     wanted = _NOT_LETTERS.sub("", author).casefold()
     if not wanted:
         return None
     copied = deepcopy(tree)
-    doomed = [meta for meta in copied.iter("meta") if wanted in _NOT_LETTERS.sub("", meta.get("content") or "").casefold()]
+    doomed = [meta for meta in copied.iter("meta") if holds(meta.get("content") or "")]
     body = copied.find("body")
-    for element in body.iter() if body is not None else ():
-        if isinstance(element.tag, str) and wanted in _NOT_LETTERS.sub("", element.text_content()).casefold():
-            if doomed and doomed[-1] in element.iterancestors():
-                doomed[-1] = element  # innermost: a byline, not the article around it
-            else:
-                doomed.append(element)
+    stack = [body] if body is not None and holds(body.text_content()) else []
+    while stack:  # down the elements that hold the name, to the innermost ones (the bylines)
+        element = stack.pop()
+        inner = [child for child in element if isinstance(child.tag, str) and holds(child.text_content())]
+        if inner:
+            stack.extend(reversed(inner))
+        elif element is not body:
+            doomed.append(element)
     for element in doomed:
         element.drop_tree()
     return copied if doomed else None

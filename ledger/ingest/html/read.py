@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from lxml.etree import _Element
     from lxml.html import HtmlElement
 
-__all__ = ["CELL_SEPARATOR", "extract", "has_prose", "paragraphs"]
+__all__ = ["CELL_SEPARATOR", "MAX_SEARCHED_ELEMENTS", "extract", "has_prose", "nothing_read", "paragraphs"]
 
 CELL_SEPARATOR = " | "
 
@@ -49,18 +49,23 @@ def extract(tree: HtmlElement, text: str, url: str | None, where: str) -> dict[s
     except Exception as exc:  # a parser failure deep inside a third-party library
         raise IngestError(f"{where} could not be parsed as HTML: {type(exc).__name__}: {exc}") from exc
     if document is None:
-        if _too_deep(text):
-            raise IngestError(
-                f"{where} nests its elements deeper than the HTML parser's limit (256 levels); "
-                "the text below that depth cannot be read"
-            )
-        raise IngestError(
-            f"{where} contains no main text; is it a navigation or login page? (trafilatura extracted nothing)"
-        )
+        raise nothing_read(text, where)
     fields = document if isinstance(document, dict) else document.as_dict()
     if fields.get("body") is None:
         raise IngestError(f"{where} contains no main text (trafilatura returned no body)")
     return fields
+
+
+def nothing_read(text: str, where: str) -> IngestError:
+    """The error for a page in which nothing could be read (``text``: the page as parsed)."""
+    if _too_deep(text):
+        return IngestError(
+            f"{where} nests its elements deeper than the HTML parser's limit (256 levels); "
+            "the text below that depth cannot be read"
+        )
+    return IngestError(
+        f"{where} contains no main text; is it a navigation or login page? (trafilatura extracted nothing)"
+    )
 
 
 def _too_deep(text: str) -> bool:
