@@ -71,7 +71,7 @@ def html_draft(
 def url_draft(url: str, *, timeout: float, max_bytes: int | None) -> SourceDraft:
     """A URL fetched (one GET within ``timeout`` and ``max_bytes``) and read as a PDF or a web page."""
     from ledger.ingest.base import check_url, document_url
-    from ledger.ingest.html import DEFAULT_MAX_BYTES, fetch
+    from ledger.ingest.fetch import DEFAULT_MAX_BYTES, fetch
 
     size = validate.limit(max_bytes, "max_bytes", DEFAULT_MAX_BYTES)
     if isinstance(url, str) and len(url) > sources.MAX_URI_BYTES // 4:  # (shorter ones fit in any case)

@@ -31,7 +31,7 @@ def document_kind(path: Path) -> DocumentKind:
     kind = SUFFIXES.get(path.suffix.lower())
     if kind is not None:
         return kind
-    from ledger.ingest.html import sniff_media_type
+    from ledger.ingest.fetch import sniff_media_type
 
     try:
         with path.open("rb") as file:

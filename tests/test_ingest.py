@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ledger import IngestError, InvalidInput, Ledger, NeedsOCR, NotFound, QuoteNotFound, Source
+from ledger import FetchError, IngestError, InvalidInput, Ledger, NeedsOCR, NotFound, QuoteNotFound, Source
 from ledger.ingest.base import PassageDraft, SourceDraft, content_hash
 from ledger.ingest.html import read_html
 
@@ -327,10 +327,12 @@ def test_ingest_url_takes_html_and_pdf_and_refuses_the_rest(ledger: Ledger, serv
     assert paper.kind == "pdf" and page.retrieved_at is not None and paper.retrieved_at is not None
     assert abs(paper.retrieved_at - datetime.now(UTC)) < timedelta(minutes=5)  # when it was downloaded
     before = table_dump(ledger.url)
-    for path, message in (("/archive.zip", "application/zip"), ("/nothing", "404"), ("/loop", "redirect")):
-        with pytest.raises(IngestError, match=message):
+    # a document ledger does not read is an IngestError; bytes that could not be had, a FetchError
+    for path, message, error in (("/archive.zip", "application/zip", IngestError), ("/nothing", "404", FetchError),
+                                 ("/loop", "redirect", FetchError)):
+        with pytest.raises(error, match=message):
             ledger.ingest_url(f"{server}{path}", timeout=5)
-    with pytest.raises(IngestError):
+    with pytest.raises(FetchError):
         ledger.ingest_url("http://127.0.0.1:9/unreachable", timeout=2)
     assert table_dump(ledger.url) == before
 
@@ -349,7 +351,7 @@ def test_errors_show_a_long_url_cut_short(ledger: Ledger, server: str) -> None:
     """A URL can be 8,000 characters long (tracking parameters aside, 2,048 bytes are stored);
     the error names it by its first 200."""
     long_path = "/nothing/" + "x" * 1900
-    with pytest.raises(IngestError, match="404") as refused:
+    with pytest.raises(FetchError, match="404") as refused:
         ledger.ingest_url(f"{server}{long_path}?utm_source=" + "y" * 5000, timeout=5)
     assert f"{server}/nothing/xxx" in str(refused.value) and len(str(refused.value)) < 400
     with pytest.raises(IngestError, match="no main text") as empty:
@@ -359,19 +361,19 @@ def test_errors_show_a_long_url_cut_short(ledger: Ledger, server: str) -> None:
 
 def test_a_url_with_a_space_or_control_character_is_refused_by_a_short_message(server: str) -> None:
     """http.client would refuse it with InvalidURL, whose message repeats the whole URL."""
-    from ledger.ingest.html import fetch
+    from ledger.ingest.fetch import fetch
 
     with pytest.raises(IngestError, match="space or control character") as refused:
         fetch(f"{server}/q/\x01" + "x" * 3000, timeout=5)
     assert len(str(refused.value)) < 600
-    with pytest.raises(IngestError, match="404") as missing:  # a redirect's target is escaped, as browsers do
+    with pytest.raises(FetchError, match="404") as missing:  # a redirect's target is escaped, as browsers do
         fetch(f"{server}/to-a-space", timeout=5)
     assert f"{server}/a%20bzzz" in str(missing.value) and len(str(missing.value)) < 600
 
 
 def test_a_redirect_to_a_target_with_spaces_or_raw_utf8_is_followed_escaped(server: str) -> None:
     """Browsers and urllib percent-encode a Location's spaces and raw bytes; so does fetch."""
-    from ledger.ingest.html import fetch
+    from ledger.ingest.fetch import fetch
 
     assert fetch(f"{server}/to-spaced", timeout=5).url == f"{server}/spaced%20page"
     assert fetch(f"{server}/to-utf8", timeout=5).url == f"{server}/caf%C3%A9"

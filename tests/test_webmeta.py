@@ -1,4 +1,4 @@
-"""ledger.ingest.webmeta: what a page says about itself, read from its parsed tree.
+"""ledger.ingest.html.metadata: what a page says about itself, read from its parsed tree.
 
 Each page here is a small article written for the test; the realworld pages (test_ingest_html)
 check the same reader against trafilatura-eval's expected titles, authors and dates.
@@ -10,14 +10,11 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from ledger.ingest.base import SourceDraft
 from ledger.ingest.html import read_html
 
 ROOT = Path(__file__).resolve().parents[1]
-REALWORLD = ROOT.parent / "shared" / "realworld" / "html"
 PROSE = (
     "The committee met on Tuesday to discuss the harbour renovation plan in detail. "
     "Members agreed that the eastern quay needs new pilings before the winter storms arrive, "
@@ -210,13 +207,13 @@ def test_a_name_is_taken_for_a_domain_only_on_that_domains_pages() -> None:
     assert read_html(_page(head), url="https://news.example.de/page").author == "Speicherguide De"
 
 
-@pytest.mark.parametrize("cleaner", ["_name_only", "_copyright_holder"])
+@pytest.mark.parametrize("cleaner", ["name_only", "_copyright_holder"])
 def test_metadata_cleaning_leaves_values_longer_than_any_name(cleaner: str) -> None:
     """The patterns backtrack quadratically on long values (a second for these, hours for a
     page's worth); no name is that long, so such values are left as they are."""
-    from ledger.ingest import webmeta
+    from ledger.ingest.html import authors, metadata
 
-    clean = getattr(webmeta, cleaner)
+    clean = getattr(authors, cleaner, None) or getattr(metadata, cleaner)
     for value in ("© " + "." * 5_000 + "x", "x " + "senior " * 700 + "y", "Ann Lee" + " twitter" * 700):
         assert clean(value) == value
 
@@ -440,94 +437,9 @@ def test_licence_named_by_a_footer_link_text() -> None:
     assert read_html(footer).metadata["license"] == "CC BY-SA 4.0"
 
 
-# --- category, tag and licence links: trafilatura's answers, found another way ---------------------
-# webmeta tests the ancestors of a page's qualifying links instead of running trafilatura's ten
-# XPaths over the whole page; on any page the lists and the licence must come out the same.
-
-_CLASSES = ("", "row", "tags", "entry-meta", "entry-meta-bottom", "meta-data", "metadata", "post-meta x", "postmeta",
-            "post-info", "postinfo", "entry-info", "entry-utility", "entry-categories", "entry-tags-list", "entry-footer",
-            "entry-header", "post-category", "postcategory", "entry-category", "cat-links", "x cat-links", "topics",
-            "related-topics", "tags-links", "tag-cloud", "jp-relatedposts", "footer", "site-footer", "sidebar", "Meta")
-_IDS = (None, "postpath-1", "filedunder", "footer", "page-footer", "main")
-_CONTAINER_TAGS = ("div", "p", "footer", "li", "span", "header", "section", "ul")
-_HREFS = ("/category/news/", "/categories/local/", "/categorys/x/", "/Category/news/", "/tag/quay/", "/tags/council/",
-          "/tagging/", "/about/", "https://creativecommons.org/licenses/by-sa/4.0/", "https://x.example/licence",
-          "https://creativecommons.org/licenses/by&#47;4.0/", "&#47;tag&#47;entity/")
-_RELS = (None, "license", "nofollow License", "tag")
-_LINK_TEXTS = ("News", "Harbours &amp; docks", "", "CC BY 4.0", "Creative Commons BY-NC 3.0", "council",
-               "CC&nbsp;BY 4.0", "Creative&#32;Commons BY-SA", "C<b></b>C BY 4.0", "<div>cc</div><div>by-nd</div>")
-
-
-def _link_markup() -> st.SearchStrategy[str]:
-    return st.builds(
-        lambda href, rel, text: f"<a href='{href}'{f' rel={rel!r}' if rel else ''}>{text}</a>",
-        st.sampled_from(_HREFS), st.sampled_from(_RELS), st.sampled_from(_LINK_TEXTS),
-    )
-
-
-def _container(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
-    def render(tag: str, cls: str, ident: str | None, inner: list[str]) -> str:
-        attributes = (f" class='{cls}'" if cls else "") + (f" id='{ident}'" if ident else "")
-        return f"<{tag}{attributes}>{' '.join(inner)}</{tag}>"
-
-    return st.builds(render, st.sampled_from(_CONTAINER_TAGS), st.sampled_from(_CLASSES), st.sampled_from(_IDS),
-                     st.lists(children, max_size=4))
-
-
-_BLOCKS = st.recursive(_link_markup(), _container, max_leaves=12)
-
-
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(blocks=st.lists(_BLOCKS, max_size=5), trailing=st.lists(_BLOCKS, max_size=2), section=st.booleans())
-def test_category_tag_and_licence_links_are_trafilaturas(blocks: list[str], trailing: list[str], section: bool) -> None:
-    head = "<meta property='article:section' content='Harbour  news'>" if section else ""
-    # markup after </html> is parsed into a second top-level element: still part of the page
-    _same_links_as_trafilatura((_page(head, after="".join(blocks)) + "".join(trailing)).encode())
-
-
-def test_category_tag_and_licence_links_are_trafilaturas_in_every_kind_of_container() -> None:
-    links = "".join(f"<a href='{href}'>Link {number}</a>" for number, href in enumerate(_HREFS))
-    for tag in _CONTAINER_TAGS:
-        for cls in _CLASSES:
-            for ident in _IDS:
-                attributes = (f" class='{cls}'" if cls else "") + (f" id='{ident}'" if ident else "")
-                _same_links_as_trafilatura(_page(after=f"<{tag}{attributes}><b>{links}</b></{tag}>").encode())
-
-
-def test_licence_links_are_looked_for_inside_the_parsed_element_only() -> None:
-    # a fragment parses to its one element: a footer class on that element itself does not count
-    cc = "<a href='https://creativecommons.org/licenses/by/4.0/'>CC BY 4.0</a>"
-    _same_links_as_trafilatura(f"<div class='footer'><p>{PROSE}</p><p>{PROSE}</p>{cc}</div>".encode())
-    _same_links_as_trafilatura(f"<div class='page'><p>{PROSE}</p><footer>{cc}</footer></div>".encode())
-    _same_links_as_trafilatura(f"<a rel='license' href='/terms'><p>{PROSE}</p><p>{PROSE}</p></a>".encode())
-
-
-def test_category_tag_and_licence_links_are_trafilaturas_on_real_pages() -> None:
-    pages = sorted((ROOT / "fixtures" / "html").glob("*.html")) + sorted(REALWORLD.glob("*.html"))
-    assert pages
-    for page in pages:
-        _same_links_as_trafilatura(page.read_bytes())
-
-
-def _same_links_as_trafilatura(markup: bytes) -> None:
-    from trafilatura.metadata import extract_catstags, extract_license
-
-    from ledger.ingest import webmeta
-    from ledger.ingest.html import _decode, _parse
-
-    tree = _parse(_decode(markup, None)[0])
-    if tree is None:
-        return
-    links = webmeta._document_links(tree)
-    categories = webmeta._grouped_links(links, webmeta._CATEGORY_PATH, webmeta._CATEGORY_GROUPS)
-    assert (webmeta._sections(tree) if categories is None else categories) == extract_catstags("category", tree)
-    assert (webmeta._grouped_links(links, webmeta._TAG_PATH, webmeta._TAG_GROUPS) or []) == extract_catstags("tag", tree)
-    assert webmeta._license(tree, markup.lower()) == extract_license(tree)
-
-
 def test_only_pages_of_a_bounded_size_are_searched_for_an_undeclared_date() -> None:
     """htmldate's search grows with the square of the page: a huge page gets only a declared date."""
-    from ledger.ingest.webmeta import MAX_SEARCHED_ELEMENTS
+    from ledger.ingest.html.read import MAX_SEARCHED_ELEMENTS
 
     def page(cells: int) -> str:
         filler = "<span>cell</span>" * cells
