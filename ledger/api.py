@@ -13,17 +13,41 @@ from typing import Any, Literal, TypeVar
 
 from sqlalchemy import Connection, Engine
 
-from ledger import db, documents, files, naming, predicates, reads, sources, stats, store, validate, views
+from ledger import (
+    db,
+    documents,
+    files,
+    naming,
+    predicates,
+    reads,
+    sources,
+    stats,
+    store,
+    validate,
+    views,
+)
 from ledger.check import CheckReport
+from ledger.claims import status as lifecycle
 from ledger.claims.draft import ClaimDraft, drafts
-from ledger.claims.status import change_status, check_supersession
 from ledger.claims.write import write_claims
 from ledger.entities import check_name, check_text, normalize_name
-from ledger.errors import InvalidInput, NotFound, StoreError
+from ledger.errors import InvalidInput, NotFound
 from ledger.ingest.base import SourceDraft
 from ledger.records import (
-    STATUSES, Audit, Citation, Claim, ClaimId, Entity, Explanation, Passage, PredicateInfo, Relation, Source,
-    SourceId, StaleEvidence, Trust,
+    STATUSES,
+    Audit,
+    Citation,
+    Claim,
+    ClaimId,
+    Entity,
+    Explanation,
+    Passage,
+    PredicateInfo,
+    Relation,
+    Source,
+    SourceId,
+    StaleEvidence,
+    Trust,
 )
 from ledger.timeline import Clock, LedgerClock, TimeInput
 from ledger.validate import ClaimRef, EntityRef, SourceRef, check_scope
@@ -49,17 +73,7 @@ class Ledger:
         from ledger import migrate  # alembic loads only when a database is opened
 
         LedgerClock(clock)  # a bad clock is refused before anything is opened
-        url = db.resolve_url(url_or_path)
-        db.check_sqlite_file(url, create=create)  # before SQLite creates or touches the file
-        engine = db.make_engine(url)
-        try:
-            migrate.upgrade(engine, create=create)
-        except Exception as exc:
-            engine.dispose()
-            if isinstance(exc, (InvalidInput, NotFound)):
-                raise
-            raise StoreError(f"cannot open the ledger at {db.describe(url)}: {db.reason(exc)}") from exc
-        return cls(engine, clock=clock)
+        return cls(migrate.open_engine(url_or_path, create=create), clock=clock)
 
     @property
     def url(self) -> str:
@@ -263,43 +277,26 @@ class Ledger:
     def confirm(self, claim: ClaimRef, *, evidence: Sequence[Citation] | Citation | None = None,
                 reason: str | None = None, actor: str | None = None) -> Claim:
         """Mark a claim confirmed (a new version), optionally with more supporting evidence."""
-        citations = validate.citations(evidence, relation="supports", use="confirm()")
-        return self._status(claim, "confirmed", reason=reason, citations=citations, actor=actor)
+        return self._status(lifecycle.confirmation(claim, evidence=evidence, reason=reason, actor=actor))
 
     def dispute(self, claim: ClaimRef, *, evidence: Sequence[Citation] | Citation | None = None,
                 reason: str | None = None, actor: str | None = None) -> Claim:
         """Mark a claim disputed, with the contradicting evidence or a reason."""
-        citations = validate.citations(evidence, relation="contradicts", use="dispute()")
-        if not citations and not reason:
-            raise InvalidInput("dispute() needs contradicting evidence or a reason")
-        return self._status(claim, "disputed", reason=reason, citations=citations, actor=actor)
+        return self._status(lifecycle.dispute(claim, evidence=evidence, reason=reason, actor=actor))
 
     def retract(self, claim: ClaimRef, *, reason: str, actor: str | None = None) -> Claim:
         """Withdraw a claim: it leaves every view but the audit, with the reason kept."""
-        if not isinstance(reason, str) or not reason.strip():
-            raise InvalidInput("retract() needs a reason saying why the claim is withdrawn")
-        return self._status(claim, "retracted", reason=reason, citations=(), actor=actor)
+        return self._status(lifecycle.retraction(claim, reason=reason, actor=actor))
 
     def supersede(self, old: ClaimRef, new: ClaimRef, *, reason: str | None = None,
                   actor: str | None = None) -> Claim:
         """Mark ``old`` as replaced by ``new`` as a whole (it then holds at no time)."""
-        old_id, new_id = validate.claim_id(old), validate.claim_id(new)
-        if old_id == new_id:
-            raise InvalidInput(f"claim {old_id} cannot supersede itself")
-        return self._status(old, "superseded", reason=reason, citations=(), actor=actor, superseded_by=new_id,
-                            check=lambda connection: check_supersession(connection, old_id, new_id))
+        return self._status(lifecycle.supersession(old, new, reason=reason, actor=actor))
 
-    def _status(self, claim: ClaimRef, status: str, *, reason: str | None, citations: Sequence[Citation],
-                actor: str | None, superseded_by: int | None = None,
-                check: Callable[[Connection], None] | None = None) -> Claim:
-        claim_id, actor, reason = validate.claim_id(claim), validate.check_actor(actor), validate.check_reason(reason)
-
+    def _status(self, change: lifecycle.StatusChange) -> Claim:
         def work(connection: Connection, now: datetime, ids: store.Ids) -> Claim:
-            if check is not None:
-                check(connection)
-            change_status(connection, claim_id, status=status, now=now, ids=ids, reason=reason, citations=citations,
-                          actor=actor, superseded_by=superseded_by)
-            return views.claim_at(connection, claim_id, now)
+            lifecycle.apply(connection, change, now=now, ids=ids)
+            return views.claim_at(connection, change.claim_id, now)
 
         return self._write(work)
 
@@ -313,13 +310,8 @@ class Ledger:
     ) -> list[Claim]:
         """Claims true at ``valid_at`` (or overlapping ``during=(a, b)``) as the ledger held them at
         ``known_at``; both times default to now. Retracted claims only when ``statuses`` asks."""
-        query = reads.Filter(
-            scope=check_scope(scope), subject=validate.entity_ref(subject),
-            predicate=validate.optional_predicate(predicate), object=validate.entity_ref(object),
-            statuses=validate.statuses(statuses), valid_at=validate.moment(valid_at, "valid_at"),
-            known_at=validate.moment(known_at, "known_at"), during=validate.during(during))
-        if query.valid_at is not None and query.during is not None:
-            raise InvalidInput("pass either valid_at= or during=, not both")
+        query = views.claims_query(scope=scope, subject=subject, predicate=predicate, object=object,
+                                   valid_at=valid_at, known_at=known_at, during=during, statuses=statuses)
         # with both times given the clock is not read (a historical query needs no "now")
         now = query.known_at if query.known_at is not None and (query.valid_at or query.during) else self.now()
         return self._read(lambda connection: reads.find_claims(connection, query, now=now), single_statement=True)
@@ -334,16 +326,14 @@ class Ledger:
         """Every version of every claim on (subject, predicate), oldest first, with all four times."""
         if subject is None or predicate is None:
             raise InvalidInput("history() needs a subject and a predicate; use audit() for every claim")
-        query = reads.Filter(scope=check_scope(scope), subject=validate.entity_ref(subject),
-                             predicate=validate.optional_predicate(predicate), statuses=STATUSES, all_versions=True)
+        query = views.versions_query(scope=scope, subject=subject, predicate=predicate)
         return self._read(lambda connection: reads.find_claims(connection, query, now=self.now()))
 
     def audit(self, subject: EntityRef | None = None, predicate: str | None = None, *,
               statuses: Iterable[str] | None = None, scope: str = "default") -> list[Audit]:
         """Claims in every status with their version history and the links that explain each change."""
         wanted = set(validate.statuses(statuses) if statuses is not None else STATUSES)
-        query = reads.Filter(scope=check_scope(scope), subject=validate.entity_ref(subject),
-                             predicate=validate.optional_predicate(predicate), statuses=STATUSES, all_versions=True)
+        query = views.versions_query(scope=scope, subject=subject, predicate=predicate)
         return self._read(lambda connection: views.audit(connection, query, wanted=wanted, now=self.now()))
 
     def explain(self, claim: ClaimRef) -> Explanation:

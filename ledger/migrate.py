@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from importlib import resources
 from pathlib import Path
 
@@ -10,8 +11,16 @@ from alembic.config import Config
 from alembic.migration import MigrationContext
 from sqlalchemy import Connection, Engine, inspect, text
 
-from ledger.db import check_is_ledger, describe, is_sqlite
-from ledger.errors import StoreError
+from ledger.db import (
+    check_is_ledger,
+    check_sqlite_file,
+    describe,
+    is_sqlite,
+    make_engine,
+    reason,
+    resolve_url,
+)
+from ledger.errors import InvalidInput, NotFound, StoreError
 
 # Any constant works; it only has to be the same for every ledger process.
 _PG_MIGRATION_LOCK = 7_316_352_001
@@ -67,3 +76,19 @@ def upgrade(engine: Engine, *, create: bool = True) -> None:
         finally:
             if sqlite:
                 connection.connection.driver_connection.execute("PRAGMA foreign_keys = ON")  # type: ignore[union-attr]
+
+
+def open_engine(url_or_path: str | os.PathLike[str] | None, *, create: bool) -> Engine:
+    """An engine on the ledger at ``url_or_path``, its schema brought to the newest (created if
+    ``create`` and empty); InvalidInput for what is not a ledger, StoreError if it cannot be reached."""
+    url = resolve_url(url_or_path)
+    check_sqlite_file(url, create=create)  # before SQLite creates or touches the file
+    engine = make_engine(url)
+    try:
+        upgrade(engine, create=create)
+    except Exception as exc:
+        engine.dispose()
+        if isinstance(exc, (InvalidInput, NotFound)):
+            raise
+        raise StoreError(f"cannot open the ledger at {describe(url)}: {reason(exc)}") from exc
+    return engine

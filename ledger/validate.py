@@ -235,7 +235,7 @@ def statuses(chosen: Iterable[str] | None) -> tuple[str, ...]:
     return picked
 
 
-def citations(evidence: Sequence[Citation] | Citation | None, *, relation: str | None = None,
+def citations(evidence: object, *, relation: str | None = None,
               use: str = "") -> tuple[Citation, ...]:
     """Citations made by cite() (all of ``relation`` if given), or InvalidInput naming ``use``."""
     if evidence is None:

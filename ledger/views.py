@@ -3,14 +3,47 @@ explanations, stale evidence and a source's passages."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from datetime import datetime
 
 from sqlalchemy import Connection
 
-from ledger import queries, reads, store
-from ledger.errors import NotFound
-from ledger.records import Audit, Claim, EvidenceTrail, Explanation, Passage, Source, StaleEvidence
+from ledger import queries, reads, store, validate
+from ledger.errors import InvalidInput, NotFound
+from ledger.records import (
+    STATUSES,
+    Audit,
+    Claim,
+    EvidenceTrail,
+    Explanation,
+    Passage,
+    Source,
+    StaleEvidence,
+)
+from ledger.timeline import TimeInput
+from ledger.validate import EntityRef
+
+
+def claims_query(
+    *, scope: str, subject: EntityRef | None, predicate: str | None, object: EntityRef | None,
+    valid_at: TimeInput | None, known_at: TimeInput | None, during: tuple[TimeInput, TimeInput] | None,
+    statuses: Iterable[str] | None,
+) -> reads.Filter:
+    """The checked filter of a ``claims()`` read."""
+    query = reads.Filter(
+        scope=validate.check_scope(scope), subject=validate.entity_ref(subject),
+        predicate=validate.optional_predicate(predicate), object=validate.entity_ref(object),
+        statuses=validate.statuses(statuses), valid_at=validate.moment(valid_at, "valid_at"),
+        known_at=validate.moment(known_at, "known_at"), during=validate.during(during))
+    if query.valid_at is not None and query.during is not None:
+        raise InvalidInput("pass either valid_at= or during=, not both")
+    return query
+
+
+def versions_query(*, scope: str, subject: EntityRef | None, predicate: str | None) -> reads.Filter:
+    """The checked filter of a read of every version (history, audit)."""
+    return reads.Filter(scope=validate.check_scope(scope), subject=validate.entity_ref(subject),
+                        predicate=validate.optional_predicate(predicate), statuses=STATUSES, all_versions=True)
 
 
 def claim_at(connection: Connection, claim_id: int, known_at: datetime | None) -> Claim:

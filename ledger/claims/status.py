@@ -4,12 +4,13 @@ back; the checks that keep one undisputed value per functional predicate at a ti
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
 from sqlalchemy import Connection, bindparam, or_, select
 
-from ledger import store
+from ledger import store, validate
 from ledger.claims.batch import Batch, Live, change, flush
 from ledger.claims.batch import link as link_row
 from ledger.claims.load import CLAIM_KEY, check_citations, entity_scopes
@@ -24,9 +25,64 @@ from ledger.claims.rules import (
     independent_sources,
     restore,
 )
-from ledger.errors import Conflict, ScopeMismatch
+from ledger.errors import Conflict, InvalidInput, ScopeMismatch
 from ledger.records import Cause, CauseKind, Citation, ClaimId
-from ledger.timeline import overlaps
+
+
+@dataclass(frozen=True, slots=True)
+class StatusChange:
+    """An explicit lifecycle call, checked: a claim's new status, why, by whom, on what evidence."""
+
+    claim_id: int
+    status: str
+    reason: str | None = None
+    citations: tuple[Citation, ...] = ()
+    actor: str | None = None
+    superseded_by: int | None = None
+
+
+def confirmation(claim: object, *, evidence: object, reason: object, actor: object) -> StatusChange:
+    """confirm(): optionally with more supporting evidence."""
+    citations = validate.citations(evidence, relation="supports", use="confirm()")
+    return _checked(claim, "confirmed", reason=reason, citations=citations, actor=actor)
+
+
+def dispute(claim: object, *, evidence: object, reason: object, actor: object) -> StatusChange:
+    """dispute(): with contradicting evidence or a reason."""
+    citations = validate.citations(evidence, relation="contradicts", use="dispute()")
+    if not citations and not reason:
+        raise InvalidInput("dispute() needs contradicting evidence or a reason")
+    return _checked(claim, "disputed", reason=reason, citations=citations, actor=actor)
+
+
+def retraction(claim: object, *, reason: object, actor: object) -> StatusChange:
+    """retract(): with a reason."""
+    if not isinstance(reason, str) or not reason.strip():
+        raise InvalidInput("retract() needs a reason saying why the claim is withdrawn")
+    return _checked(claim, "retracted", reason=reason, citations=(), actor=actor)
+
+
+def supersession(old: object, new: object, *, reason: object, actor: object) -> StatusChange:
+    """supersede(): ``new`` replaces ``old`` as a whole."""
+    old_id, new_id = validate.claim_id(old), validate.claim_id(new)
+    if old_id == new_id:
+        raise InvalidInput(f"claim {old_id} cannot supersede itself")
+    return _checked(old_id, "superseded", reason=reason, citations=(), actor=actor, superseded_by=new_id)
+
+
+def _checked(claim: object, status: str, *, reason: object, citations: tuple[Citation, ...], actor: object,
+             superseded_by: int | None = None) -> StatusChange:
+    return StatusChange(validate.claim_id(claim), status, validate.check_reason(reason), citations,
+                        validate.check_actor(actor), superseded_by)
+
+
+def apply(connection: Connection, change: StatusChange, *, now: datetime, ids: store.Ids) -> None:
+    """Carry out an explicit lifecycle call as new versions."""
+    if change.superseded_by is not None:
+        check_supersession(connection, change.claim_id, change.superseded_by)
+    change_status(connection, change.claim_id, status=change.status, now=now, ids=ids, reason=change.reason,
+                  citations=change.citations, actor=change.actor, superseded_by=change.superseded_by)
+
 
 def change_status(
     connection: Connection, claim: int, *, status: str, now: datetime, ids: store.Ids,
