@@ -5,27 +5,15 @@ call is one transaction in the modules below it. docs/api.md describes each call
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
 from sqlalchemy import Connection, Engine
 
-from ledger import (
-    db,
-    documents,
-    files,
-    naming,
-    predicates,
-    reads,
-    sources,
-    stats,
-    store,
-    validate,
-    views,
-)
+from ledger import db, documents, files, naming, predicates, reads, sources, stats, store, validate, views
 from ledger.check import CheckReport
 from ledger.claims import status as lifecycle
 from ledger.claims.draft import ClaimDraft, drafts
@@ -33,36 +21,19 @@ from ledger.claims.write import write_claims
 from ledger.entities import check_name, check_text, normalize_name
 from ledger.errors import InvalidInput, NotFound
 from ledger.ingest.base import SourceDraft
-from ledger.records import (
-    STATUSES,
-    Audit,
-    Citation,
-    Claim,
-    ClaimId,
-    Entity,
-    Explanation,
-    Passage,
-    PredicateInfo,
-    Relation,
-    Source,
-    SourceId,
-    StaleEvidence,
-    Trust,
-)
+from ledger.records import (STATUSES, Audit, Citation, Claim, ClaimId, Entity, Explanation, Passage, PredicateInfo,
+                            Relation, Source, SourceId, StaleEvidence, Trust)
 from ledger.timeline import Clock, LedgerClock, TimeInput
 from ledger.validate import ClaimRef, EntityRef, SourceRef, check_scope
 
-T = TypeVar("T")
 
 
 class Ledger:
     """A claim ledger on one database. Open with ``Ledger.open()``; use as a context manager."""
 
     def __init__(self, engine: Engine, *, clock: Clock | None = None) -> None:
-        self._clock = LedgerClock(clock)
-        self._engine = engine
-        # a read at a "now" before the database's last write would answer about the past
-        self._clock.seen(self._read(lambda connection: store.last_recorded(connection, lock=False)))
+        self._db = db.Transactions(engine, clock)
+        self._write, self._read = self._db.write, self._db.read
 
     @classmethod
     def open(
@@ -78,16 +49,16 @@ class Ledger:
     @property
     def url(self) -> str:
         """The database URL (password hidden)."""
-        return self._engine.url.render_as_string(hide_password=True)
+        return self._db.engine.url.render_as_string(hide_password=True)
 
     @property
     def location(self) -> str:
         """The database as messages name it: its file, "the in-memory database", or its URL."""
-        return db.describe(self._engine.url)
+        return db.describe(self._db.engine.url)
 
     def close(self) -> None:
         """Release the database connections."""
-        self._engine.dispose()
+        self._db.engine.dispose()
 
     def __enter__(self) -> Ledger:
         return self
@@ -95,22 +66,9 @@ class Ledger:
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None) -> None:
         self.close()
 
-    def _write(self, work: Callable[[Connection, datetime, store.Ids], T]) -> T:
-        def transaction(connection: Connection) -> T:
-            now = self._clock.read(not_before=store.last_recorded(connection), for_write=True)
-            result = work(connection, now, store.Ids(connection))
-            store.advance_clock(connection, now)
-            return result
-
-        return db.run_write(self._engine, transaction)
-
-    def _read(self, work: Callable[[Connection], T], *, single_statement: bool = False) -> T:
-        with db.read_transaction(self._engine, single_statement=single_statement) as connection:
-            return work(connection)
-
     def now(self) -> datetime:
         """The ledger clock's current reading (the default for valid_at and known_at)."""
-        return self._clock.read(not_before=None)
+        return self._db.now()
 
     # -------------------------------------------------------------- entities
 
@@ -343,9 +301,7 @@ class Ledger:
 
     def backup(self, path: str | os.PathLike[str]) -> Path:
         """Copy a SQLite ledger to ``path`` as one consistent snapshot (PostgreSQL: use pg_dump)."""
-        target = Path(path).expanduser().resolve()
-        db.backup_sqlite(self._engine, target)
-        return target
+        return db.backup_to(self._db.engine, path)
 
     @staticmethod
     def restore(backup: str | os.PathLike[str], path: str | os.PathLike[str] | None = None, *,
@@ -357,10 +313,7 @@ class Ledger:
     def rows_besides(self, *, actor: str, source_uri: str, entity: str) -> dict[str, int]:
         """Counts by kind, in every scope, of the rows besides ``actor``'s claims and the default
         scope's source at ``source_uri`` and entity ``entity`` (``{}``: nothing else)."""
-        for name, value in (("actor", actor), ("source_uri", source_uri), ("entity", entity)):
-            check_text(value, what=name)
-        return self._read(lambda connection: stats.rows_besides(connection, actor=actor, source_uri=source_uri,
-                                                                entity=entity))
+        return self._read(stats.rows_besides_reader(actor=actor, source_uri=source_uri, entity=entity))
 
     def check(self) -> CheckReport:
         """Check every invariant (integrity, evidence, versions, functional overlaps, scopes)."""

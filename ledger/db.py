@@ -7,14 +7,19 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import Connection, Engine, create_engine, event, exc
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.pool import QueuePool
 
 from ledger.errors import InvalidInput, LedgerError, StoreError
+from ledger.timeline import Clock, LedgerClock
+
+if TYPE_CHECKING:
+    from ledger.store import Ids
 
 T = TypeVar("T")
 
@@ -309,6 +314,13 @@ def backup_sqlite(engine: Engine, target: Path) -> None:
     _copy_sqlite(lambda: sqlite3.connect(database, timeout=BUSY_TIMEOUT_MS / 1000), target)
 
 
+def backup_to(engine: Engine, path: str | os.PathLike[str]) -> Path:
+    """Back a SQLite ledger up into ``path``; the resolved path."""
+    target = Path(path).expanduser().resolve()
+    backup_sqlite(engine, target)
+    return target
+
+
 def restore_to(backup: object, path: object, *, overwrite: bool) -> Path:
     """Restore a backup file into the SQLite file ``path``; both must be paths of files."""
     for name, value in (("backup", backup), ("path", path)):
@@ -363,3 +375,38 @@ def _verify(path: Path) -> None:
         raise StoreError(f"{path} is not a readable SQLite database: {error}") from error
     if result is None or result[0] != "ok":
         raise StoreError(f"{path} failed SQLite's integrity check: {result}")
+
+
+class Transactions:
+    """One ledger's engine and clock: write transactions stamped with the clock's reading (never
+    earlier than the last write), and read snapshots."""
+
+    def __init__(self, engine: Engine, clock: Clock | None) -> None:
+        from ledger import store
+
+        self._store = store
+        self.engine = engine
+        self._clock = LedgerClock(clock)
+        # a read at a "now" before the database's last write would answer about the past
+        self._clock.seen(self.read(lambda connection: store.last_recorded(connection, lock=False)))
+
+    def write(self, work: Callable[[Connection, datetime, Ids], T]) -> T:
+        """Run ``work(connection, now, ids)`` in one write transaction, retried while locked."""
+        store = self._store
+
+        def transaction(connection: Connection) -> T:
+            now = self._clock.read(not_before=store.last_recorded(connection), for_write=True)
+            result = work(connection, now, store.Ids(connection))
+            store.advance_clock(connection, now)
+            return result
+
+        return run_write(self.engine, transaction)
+
+    def read(self, work: Callable[[Connection], T], *, single_statement: bool = False) -> T:
+        """Run ``work(connection)`` on one consistent snapshot."""
+        with read_transaction(self.engine, single_statement=single_statement) as connection:
+            return work(connection)
+
+    def now(self) -> datetime:
+        """The clock's reading, refused if earlier than the last write this ledger knows of."""
+        return self._clock.read(not_before=None)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from sqlalchemy import Connection
 
 from ledger import queries
+from ledger.entities import check_text
 
 
 def rows_besides(connection: Connection, *, actor: str, source_uri: str, entity: str) -> dict[str, int]:
@@ -13,3 +16,10 @@ def rows_besides(connection: Connection, *, actor: str, source_uri: str, entity:
     kinds with none are left out."""
     rows = queries.run(connection, "rows_besides", actor=actor, source_uri=source_uri, entity=entity)
     return {row.kind: row.total for row in rows if row.total}
+
+
+def rows_besides_reader(*, actor: str, source_uri: str, entity: str) -> Callable[[Connection], dict[str, int]]:
+    """``rows_besides`` with checked arguments, as work for a read transaction."""
+    for name, value in (("actor", actor), ("source_uri", source_uri), ("entity", entity)):
+        check_text(value, what=name)
+    return lambda connection: rows_besides(connection, actor=actor, source_uri=source_uri, entity=entity)
