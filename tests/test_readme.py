@@ -19,11 +19,12 @@ COMMANDS = sorted(get_command(app).commands)  # type: ignore[attr-defined]
 #: docs pages whose ```python blocks run, in order, in one namespace, and what their output shows
 RUN_IN_ORDER = {
     "concepts.md": ["asserted; updates claim 1", "PLN 2800 PLN 2800 None", "disputed asserted; conflicts with claim 2",
-                    "reported restored: claim 3 was retracted", "2 confirmed 0.84", "quarantine:default 0.2",
+                    "reported restored: claim 3 was retracted", "2 confirmed 0.84",
+                    "asserted (('updates', 1),) True", "superseded closed-by 2 | closed by a later value (claim 2)", "quarantine:default 0.2",
                     "['PLN 3100']"],
-    "api.md": ["True None", "1 True 2 False", "3,878,100 inhabitants 11 32", "reviewed the hyphenated records",
+    "api.md": ["True None", "1 True 2 False", "True False 2", "3,878,100 inhabitants 11 32", "1 62", "reviewed the hyphenated records",
                "1 reported 0.6 asserted", "[2, 3]", "disputed retracted", "3878100 confirmed country",
-               "[(3, 3)]", "many None", "NotFound 3 claim 999 does not exist"],
+               "[('reported', 'asserted'), ('confirmed', 'confirmed')]", "[(3, 3)]", "many None", "NotFound 3 claim 999 does not exist"],
     "ingestion.md": ["reviewed the hyphenated records"],
 }
 #: docs pages whose ```python blocks need a database server, so they are not run here
