@@ -24,6 +24,7 @@ from ledger.errors import (
 )
 from ledger.records import (
     Audit,
+    Cause,
     Citation,
     Claim,
     ClaimId,
@@ -45,6 +46,7 @@ from ledger.records import (
 __all__ = [
     "AliasConflict",
     "Audit",
+    "Cause",
     "CheckReport",
     "Citation",
     "Claim",

@@ -50,7 +50,7 @@ class IngestError(LedgerError):
 
 
 class FetchError(LedgerError):
-    """A URL could not be fetched: unreachable host, timeout, HTTP error, too large, wrong type."""
+    """A URL's bytes could not be had: unreachable host, timeout, HTTP error status, redirects, a short body."""
 
     exit_code = 7
 

@@ -1,7 +1,7 @@
 """The ``ledger`` command line: parse, make one API call, render. ``--json`` for machines.
 
-Every failure exits non-zero: the LedgerError's exit code (2 bad input, 3 not found,
-4 conflict, 5 clock, 6 database), 1 for anything else. Errors are one line on stderr; with
+Every failure exits non-zero: the LedgerError's exit code (2 bad input or an unreadable
+document, 3 not found, 4 conflict, 5 clock, 6 database, 7 a URL that could not be fetched), 1 for anything else. Errors are one line on stderr; with
 ``--json``, one JSON object ``{"error": <class>, "message": ...}``.
 
 The command line uses only what a program could: ``ledger``'s public names, its records and its

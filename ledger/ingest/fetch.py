@@ -58,8 +58,10 @@ def fetch(
     asks for none).
 
     Raises:
-        IngestError: bad scheme, unreachable host, timeout, HTTP error status, redirect loop or
-            too many redirects, a content type other than HTML/XHTML/PDF, or too large.
+        FetchError: unreachable host, timeout, HTTP error status, redirect loop or too many
+            redirects, a connection closed early or an empty body.
+        IngestError: bad scheme or URL, a content type other than HTML/XHTML/PDF, an encoding
+            ledger does not decode, or too large.
     """
     import urllib.error  # here, not at the top: `import ledger` stays light
     import urllib.parse
@@ -121,7 +123,7 @@ def _escaped(location: str) -> str:
 
 
 def _remaining(deadline: float, url: str, timeout: float) -> float:
-    """Seconds left before ``deadline``; IngestError once it has passed."""
+    """Seconds left before ``deadline``; FetchError once it has passed."""
     left = deadline - time.monotonic()
     if left <= 0:
         raise FetchError(f"could not fetch {shown_url(url)}: timed out after {timeout:g} s; {RAISE_TIMEOUT}")
