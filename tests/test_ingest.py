@@ -416,7 +416,7 @@ def test_looking_up_a_document_by_its_bytes_or_url_reads_only_its_own_rows(tmp_p
     with Ledger.open(tmp_path / "ledger.db") as ledger:
         for page in range(3):
             ledger.add_source(text=f"page {page}", uri="https://example.org/page")  # revisions
-        with ledger._engine.connect() as connection:
+        with ledger._db.engine.connect() as connection:
             sql, names, *_ = driver._plan(source_rows._BY_HASH_OR_URI, connection.dialect)
             given = {"scope": "default", "hash": "0" * 64, "uri": "https://example.org/page", "param_1": 1}
             plan = [row[3] for row in connection.exec_driver_sql(

@@ -91,12 +91,13 @@ def _head() -> str:
 
 def test_sqlite_runs_in_wal_with_foreign_keys(tmp_path) -> None:
     path = tmp_path / "x.db"
-    with Ledger.open(path) as ledger:
-        engine = ledger._engine
-        with engine.connect() as connection:
-            assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
-            assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
-            assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() >= 5000
+    Ledger.open(path).close()
+    engine = make_engine(resolve_url(str(path)))  # the engine set-up every ledger uses
+    with engine.connect() as connection:
+        assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+        assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() >= 5000
+    engine.dispose()
 
 
 def test_default_database_is_ledger_db_in_the_working_directory(tmp_path, monkeypatch) -> None:

@@ -27,7 +27,7 @@ def filled(tmp_path: Path) -> Any:
 
 def plan(ledger: Ledger, statement: Any, **given: Any) -> list[str]:
     """SQLite's query plan of a prebuilt statement, its parameters given by name (0 if not)."""
-    with ledger._engine.connect() as connection:
+    with ledger._db.engine.connect() as connection:
         sql, names, _, fixed, _ = driver._plan(statement, connection.dialect)
         values = {**fixed, **given}
         return [row[3] for row in connection.exec_driver_sql(
@@ -42,7 +42,7 @@ def test_a_claim_by_id_is_read_by_its_id_not_among_its_scopes_claims(filled: Led
     assert claims == ["SEARCH claims USING INTEGER PRIMARY KEY (rowid=?)"], steps
     [claim] = filled.claims("Ann", "employer")
     assert filled.claim(claim.id).id == claim.id
-    with filled._engine.connect() as connection:  # the scope still filters
+    with filled._db.engine.connect() as connection:  # the scope still filters
         assert reads.claim_versions(connection, [claim.id], "other") == []
         assert [c.id for c in reads.claim_versions(connection, [claim.id], "default")] == [claim.id]
 

@@ -879,7 +879,7 @@ def _judge(ledger: Ledger, plan: RaceRound, ids: dict[int, int], base: Any, prob
         expect(b.status == "reported" and b.valid_until is None, "the correction stands")
         expect(a.status == "superseded" and a.valid_from == a.valid_until, "the corrected claim holds at no time")
         expect([c.id for c in holding(probe)] == [b.id], "only the correction holds")
-        expect(b.cause is not None and "corrects" in b.cause, "the cause says so")
+        expect(b.cause is not None and b.cause.did("corrects", a.id), "the cause says so")
     return first
 
 
