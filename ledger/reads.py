@@ -20,6 +20,7 @@ from sqlalchemy.sql.functions import FunctionElement
 from ledger import queries, store
 from ledger.claims.values import decode_value
 from ledger.entities import normalize_name
+from ledger.timeline import in_window
 from ledger.model import UTCTime
 from ledger.records import (
     VISIBLE_STATUSES,
@@ -207,10 +208,16 @@ def find_claims(connection: Connection, query: Filter, *, now: datetime) -> list
         params["valid_at"] = query.valid_at or now
     elif time_mode == "during" and query.during is not None:
         params["during_start"], params["during_end"] = query.during
-    return [claim_record(row) for row in store.rows(connection, _claims_statement(shape), params)]
+    rows = store.rows(connection, _claims_statement(shape), params)
+    if time_mode != "at":
+        return [claim_record(row) for row in rows]
+    at = params["valid_at"]
+    return [claim_record(row, imprecise=in_window(at, row["valid_from"], row["valid_until"],
+                                                   row["valid_from_precision"], row["valid_until_precision"]))
+            for row in rows]
 
 
-def claim_record(row: Mapping[Any, Any]) -> Claim:
+def claim_record(row: Mapping[Any, Any], *, imprecise: bool = False) -> Claim:
     """A Claim record from a joined claims + versions row (with its evidence_ids column)."""
     joined = row["evidence_ids"]
     evidence = sorted(int(i) for i in joined.split(",")) if joined else []
@@ -224,7 +231,7 @@ def claim_record(row: Mapping[Any, Any]) -> Claim:
         valid_from_precision=row["valid_from_precision"], valid_until_precision=row["valid_until_precision"],
         recorded_at=row["recorded_at"], invalidated_at=row["invalidated_at"], version_id=row["version_id"],
         cause=store.decode_cause(row["cause"], row["cause_claim_id"], row["cause_detail"]), reason=row["reason"], actor=row["actor"],
-        evidence_ids=tuple(EvidenceId(i) for i in evidence),
+        evidence_ids=tuple(EvidenceId(i) for i in evidence), imprecise=imprecise,
     )
 
 

@@ -22,18 +22,20 @@ Relation = Literal["supports", "contradicts"]
 #: "contradicted-by" (an independent source), "settled" (its rivals were superseded),
 #: "retracted-with" (it continued a claim that was retracted), "restored-after" (the claim that
 #: changed it was retracted). By an explicit call: "confirmed", "disputed", "retracted".
-CauseKind = Literal["asserted", "corroborated", "closed-by", "superseded-by", "corrected-by", "contradicted-by",
-                    "settled", "confirmed", "disputed", "retracted", "retracted-with", "restored-after"]
+CauseKind = Literal["asserted", "corroborated", "extended", "closed-by", "superseded-by", "corrected-by",
+                    "contradicted-by", "contradicted-in-source", "coalesced-into", "settled", "confirmed", "disputed",
+                    "retracted", "retracted-with", "restored-after"]
 #: What an assertion did to another claim: "supersedes" (explicitly, by ``supersedes=``),
 #: "backfilled-before" (asserted open-ended, it ends where that claim starts), "updates",
 #: "corrects", "conflicts-with", "resumes" and "resumes-after" (a continuation: it holds the
 #: first claim's statement again after the second ends); "superseded" (on "settled": the rival
 #: that was superseded).
-EffectKind = Literal["supersedes", "backfilled-before", "updates", "corrects", "conflicts-with", "resumes",
-                     "resumes-after", "superseded"]
-CAUSE_KINDS: tuple[CauseKind, ...] = ("asserted", "corroborated", "closed-by", "superseded-by", "corrected-by",
-                                      "contradicted-by", "settled", "confirmed", "disputed", "retracted",
-                                      "retracted-with", "restored-after")
+EffectKind = Literal["supersedes", "backfilled-before", "updates", "corrects", "conflicts-with",
+                     "conflicts-in-source", "resumes", "resumes-after", "superseded"]
+CAUSE_KINDS: tuple[CauseKind, ...] = ("asserted", "corroborated", "extended", "closed-by", "superseded-by",
+                                      "corrected-by", "contradicted-by", "contradicted-in-source", "coalesced-into",
+                                      "settled", "confirmed", "disputed", "retracted", "retracted-with",
+                                      "restored-after")
 Trust = Literal["trusted", "untrusted"]
 
 
@@ -186,11 +188,14 @@ _CAUSE_TEXT = {
     "closed-by": "closed by a later value (claim {})", "superseded-by": "superseded explicitly (claim {})",
     "corrected-by": "corrected by its own source (claim {})",
     "contradicted-by": "contradicted by an independent source (claim {})",
+    "contradicted-in-source": "contradicted within its own source (claim {})",
+    "coalesced-into": "coalesced into claim {}",
     "retracted-with": "retracted: claim {} was retracted", "restored-after": "restored: claim {} was retracted",
 }
 _EFFECT_TEXT = {
     "supersedes": "supersedes explicitly", "backfilled-before": "backfilled: ends where claim {} starts",
     "updates": "updates claim {}", "corrects": "corrects claim {}", "conflicts-with": "conflicts with claim {}",
+    "conflicts-in-source": "conflicts with claim {} in the same source",
     "resumes": "resumes claim {}", "resumes-after": "after claim {} ends",
 }
 
@@ -201,6 +206,9 @@ def render_cause(cause: Cause) -> str:
         return _CAUSE_TEXT[cause.kind].format(cause.claim)
     if cause.kind == "corroborated":
         return "corroborated" if cause.sources is None else f"corroborated by {cause.sources} independent source(s)"
+    if cause.kind == "extended":
+        counted = "" if cause.sources is None else f" ({cause.sources} independent source(s))"
+        return f"extended: the same value asserted over a meeting or overlapping interval{counted}"
     if cause.kind == "settled":
         return "dispute settled: claim " + ", ".join(str(c) for _, c in cause.effects) + " superseded"
     if cause.kind != "asserted" or not cause.effects:
@@ -242,6 +250,9 @@ class Claim:
     reason: str | None
     actor: str | None
     evidence_ids: tuple[EvidenceId, ...] = ()
+    #: True when the read asked about an instant inside the window of a bound known only to the
+    #: year or month ("held on 1952-05-31?" of a claim "from 1952"): it may or may not hold then.
+    imprecise: bool = False
 
     @property
     def disputed(self) -> bool:

@@ -142,6 +142,45 @@ def contains(start: datetime | None, end: datetime | None, at: datetime) -> bool
     return (start is None or start <= at) and (end is None or at < end)
 
 
+#: Precisions coarse enough that a bound stands for a window of possible instants: "from 1994"
+#: began sometime in 1994. A month bound ("from 2026-07") is taken, like a day, as its first
+#: instant: that is how such dates are written for a bill or a lease.
+WINDOWED: frozenset[str] = frozenset({"year"})
+
+
+def shift(at: datetime, precision: str | None, steps: int) -> datetime:
+    """``at`` moved by ``steps`` years or months (for a windowed precision; else unchanged)."""
+    if precision == "year":
+        return at.replace(year=min(max(at.year + steps, MIN_YEAR), MAX_YEAR))
+    if precision == "month":
+        months = at.year * 12 + at.month - 1 + steps
+        year, month = divmod(months, 12)
+        if not MIN_YEAR <= year <= MAX_YEAR:
+            return at
+        return at.replace(year=year, month=month + 1, day=min(at.day, 28))
+    return at
+
+
+Window = tuple[datetime, datetime]
+
+
+def start_window(start: datetime | None, precision: str | None) -> Window | None:
+    """The instants a start known only to the year may be: [start, start + 1 year); None if exact."""
+    return (start, shift(start, precision, 1)) if start is not None and precision in WINDOWED else None
+
+
+def end_window(end: datetime | None, precision: str | None) -> Window | None:
+    """The instants an end known only to the year may be: [end - 1 year, end); None if exact."""
+    return (shift(end, precision, -1), end) if end is not None and precision in WINDOWED else None
+
+
+def in_window(at: datetime, start: datetime | None, end: datetime | None, start_precision: str | None,
+              end_precision: str | None) -> bool:
+    """Whether ``at`` lies inside the window of possible instants of a windowed bound."""
+    return any(window is not None and window[0] <= at < window[1]
+               for window in (start_window(start, start_precision), end_window(end, end_precision)))
+
+
 def overlaps(
     a_start: datetime | None, a_end: datetime | None, b_start: datetime | None, b_end: datetime | None
 ) -> bool:

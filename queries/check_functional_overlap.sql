@@ -1,12 +1,15 @@
 -- name: check_functional_overlap
 -- params: 
--- returns: first_claim_id, second_claim_id, predicate
+-- returns: first_claim_id, second_claim_id, predicate, and both intervals with their precisions
+--   (a_from, a_until, a_from_precision, a_until_precision, b_from, ...); the checker drops pairs
+--   that overlap only within the windows of bounds known to the year (ledger.timeline.certain)
 -- Two current, undisputed claims of a functional predicate (declared cardinality one, or
 -- undeclared with a value object) on the same subject and qualifiers whose valid intervals
 -- overlap with different objects or values.
 WITH current_claims AS (
   SELECT c.id, c.scope, c.predicate, c.qualifiers, c.object_id, c.value,
-         coalesce(s.merged_into, s.id) AS subject_root, v.valid_from, v.valid_until
+         coalesce(s.merged_into, s.id) AS subject_root, v.valid_from, v.valid_until,
+         v.valid_from_precision, v.valid_until_precision
   FROM claims AS c
   JOIN claim_versions AS v ON v.claim_id = c.id AND v.invalidated_at IS NULL
   JOIN entities AS s ON s.id = c.subject_id
@@ -15,7 +18,10 @@ WITH current_claims AS (
     AND (v.valid_from IS NULL OR v.valid_until IS NULL OR v.valid_from < v.valid_until)
     AND (p.cardinality = 'one' OR (p.cardinality IS NULL AND c.object_id IS NULL))
 )
-SELECT a.id AS first_claim_id, b.id AS second_claim_id, a.predicate
+SELECT a.id AS first_claim_id, b.id AS second_claim_id, a.predicate,
+       a.valid_from AS a_from, a.valid_until AS a_until, a.valid_from_precision AS a_from_precision,
+       a.valid_until_precision AS a_until_precision, b.valid_from AS b_from, b.valid_until AS b_until,
+       b.valid_from_precision AS b_from_precision, b.valid_until_precision AS b_until_precision
 FROM current_claims AS a
 JOIN current_claims AS b
   ON b.scope = a.scope AND b.subject_root = a.subject_root AND b.predicate = a.predicate

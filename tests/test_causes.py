@@ -30,9 +30,10 @@ def _migration() -> ModuleType:
 PARSE = _migration().parse
 ids = st.integers(1, 10**9).map(ClaimId)
 ON_ANOTHER = st.sampled_from(["closed-by", "superseded-by", "corrected-by", "contradicted-by", "retracted-with",
-                              "restored-after"])
+                              "restored-after", "contradicted-in-source", "coalesced-into"])
 ONE_EFFECT = st.one_of(
-    st.tuples(st.sampled_from(["backfilled-before", "updates", "corrects", "conflicts-with"]), ids).map(lambda e: [e]),
+    st.tuples(st.sampled_from(["backfilled-before", "updates", "corrects", "conflicts-with", "conflicts-in-source"]),
+              ids).map(lambda e: [e]),
     st.just([("supersedes", None)]),
     st.tuples(ids, ids).map(lambda pair: [("resumes", pair[0]), ("resumes-after", pair[1])]),
 )
@@ -41,6 +42,7 @@ CAUSES = st.one_of(
                      Cause("retracted")]),
     st.builds(lambda kind, claim: Cause(kind, claim), ON_ANOTHER, ids),
     st.builds(lambda n: Cause("corroborated", sources=n), st.integers(1, 50)),
+    st.builds(lambda n: Cause("extended", sources=n), st.one_of(st.none(), st.integers(1, 50))),
     st.lists(ids, min_size=1, max_size=4).map(lambda c: Cause("settled", effects=tuple(("superseded", i) for i in c))),
     st.lists(ONE_EFFECT, min_size=1, max_size=4).map(
         lambda groups: Cause("asserted", effects=tuple(e for group in groups for e in group))),  # type: ignore[misc]
@@ -67,24 +69,24 @@ def _lifecycle(ledger: Ledger, clock: Any) -> None:
     a = ledger.add_source(text="Rent is 1000 from 2020. Rent is 900 in 2024. Rent is 950 from 2027.",
                           uri="doc:a", publisher="A")
     b = ledger.add_source(text="Rent is 1000 from 2020. Rent is 800 from 2027.", uri="doc:b", publisher="B")
-    old = ledger.assert_claim("flat", "rent", value=1000, valid_from="2020", evidence=[ledger.cite(a, "Rent is 1000")])
+    old = ledger.assert_claim("flat", "rent", value=1000, valid_from="2020-01-01", evidence=[ledger.cite(a, "Rent is 1000")])
     clock.tick()
-    ledger.assert_claim("flat", "rent", value=1000, valid_from="2020", evidence=[ledger.cite(b, "Rent is 1000")])
+    ledger.assert_claim("flat", "rent", value=1000, valid_from="2020-01-01", evidence=[ledger.cite(b, "Rent is 1000")])
     clock.tick()
-    works = ledger.assert_claim("flat", "rent", value=900, valid_from="2024", valid_until="2025",
+    works = ledger.assert_claim("flat", "rent", value=900, valid_from="2024-01-01", valid_until="2025-01-01",
                                 evidence=[ledger.cite(a, "Rent is 900")])
     clock.tick()
-    ledger.assert_claim("flat", "rent", value=950, valid_from="2027", evidence=[ledger.cite(a, "Rent is 950")])
+    ledger.assert_claim("flat", "rent", value=950, valid_from="2027-01-01", evidence=[ledger.cite(a, "Rent is 950")])
     clock.tick()
-    ledger.assert_claim("flat", "rent", value=800, valid_from="2027", evidence=[ledger.cite(b, "Rent is 800")])
+    ledger.assert_claim("flat", "rent", value=800, valid_from="2027-01-01", evidence=[ledger.cite(b, "Rent is 800")])
     clock.tick()
     ledger.retract(works, reason="never happened")
     clock.tick()
     ledger.confirm(old)
     clock.tick()
-    fee = ledger.assert_claim("flat", "fee", value=10, valid_from="2020", evidence=[ledger.cite(a, "Rent is 1000")])
+    fee = ledger.assert_claim("flat", "fee", value=10, valid_from="2020-01-01", evidence=[ledger.cite(a, "Rent is 1000")])
     clock.tick()
-    ledger.assert_claim("flat", "fee", value=9, valid_from="2024", valid_until="2025",
+    ledger.assert_claim("flat", "fee", value=9, valid_from="2024-01-01", valid_until="2025-01-01",
                         evidence=[ledger.cite(a, "Rent is 900")])
     clock.tick()
     ledger.retract(fee, reason="not a fee")  # takes its continuation after 2025 with it

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ledger.claims.rules import Incoming, Standing, combine_confidence, decide
+from ledger.claims.rules import Document, Incoming, Standing, combine_confidence, decide
 from ledger.claims.values import canonical_json, encode_value
 from ledger.errors import InvalidInput
 
@@ -20,14 +20,19 @@ def d(month: int) -> datetime:
     return datetime(2026, month, 1, tzinfo=UTC)
 
 
+def doc(family: int, revision: int = 0) -> Document:
+    """Revision ``revision`` of document ``family`` (each revision its own bytes)."""
+    return Document(source_id=family * 10 + revision, family=family, content_hash=f"h{family}.{revision}")
+
+
 def standing(claim_id: int, value: str, start: datetime | None, end: datetime | None = None, family: int = 1,
              status: str = "reported") -> Standing:
-    return Standing(claim_id, value, status, start, end, frozenset({frozenset({f"family:{family}"})}))
+    return Standing(claim_id, value, status, start, end, frozenset({doc(family)}))
 
 
 def new(value: str, start: datetime | None, end: datetime | None = None, family: int = 2,
-        supersedes: frozenset[int] = frozenset()) -> Incoming:
-    return Incoming(value, start, end, frozenset({f"family:{family}"}), supersedes)
+        supersedes: frozenset[int] = frozenset(), revision: int = 0) -> Incoming:
+    return Incoming(value, start, end, frozenset({doc(family, revision)}), supersedes)
 
 
 def test_same_value_overlapping_corroborates() -> None:
@@ -51,10 +56,18 @@ def test_earlier_open_claim_is_backfilled_up_to_the_later_one() -> None:
     assert decision.valid_until == d(7) and decision.changes == () and not decision.disputed
 
 
-def test_same_start_from_the_same_family_is_a_correction() -> None:
-    decision = decide(new("b", d(3), family=1), [standing(1, "a", d(3), family=1)], functional=True, now=NOW)
+def test_same_start_from_a_revision_of_the_source_is_a_correction() -> None:
+    decision = decide(new("b", d(3), family=1, revision=1), [standing(1, "a", d(3), family=1)], functional=True,
+                      now=NOW)
     [change] = decision.changes
     assert change.status == "superseded" and change.valid_from == change.valid_until == d(3)
+
+
+def test_two_values_from_one_unchanged_source_are_a_conflict_inside_it() -> None:
+    decision = decide(new("b", d(3), family=1), [standing(1, "a", d(3), family=1)], functional=True, now=NOW)
+    assert decision.disputed and [(c.status, c.cause) for c in decision.changes] == [
+        ("disputed", "contradicted-in-source")]
+    assert decision.cause.effects == (("conflicts-in-source", 1),)
 
 
 def test_same_start_from_an_independent_source_is_a_conflict() -> None:
@@ -73,10 +86,21 @@ def test_adjacent_intervals_never_conflict() -> None:
     assert decision.changes == () and not decision.disputed
 
 
-def test_cardinality_many_needs_equal_intervals_to_corroborate() -> None:
+def test_cardinality_many_coalesces_meeting_intervals_and_keeps_disjoint_ones_apart() -> None:
     one = standing(1, "a", d(1), d(3))
     assert decide(new("a", d(1), d(3)), [one], functional=False, now=NOW).corroborates == 1
     assert decide(new("a", d(5), d(8)), [one], functional=False, now=NOW).corroborates is None
+    grown = decide(new("a", d(3), d(8)), [one], functional=False, now=NOW)
+    assert grown.corroborates == 1 and grown.extends == (d(1), d(8), None, None)
+
+
+def test_the_same_value_over_a_longer_interval_extends_the_claim() -> None:
+    decision = decide(new("a", d(5), d(9)), [standing(1, "a", d(1), d(6))], functional=True, now=NOW)
+    assert decision.corroborates == 1 and decision.extends == (d(1), d(9), None, None)
+    bridging = decide(new("a", d(3), d(8)), [standing(1, "a", d(1), d(4)), standing(2, "a", d(7), d(10))],
+                      functional=True, now=NOW)
+    assert bridging.corroborates == 1 and bridging.extends == (d(1), d(10), None, None)
+    assert [(c.claim_id, c.cause) for c in bridging.changes] == [(2, "coalesced-into")]
 
 
 def test_empty_claims_are_ignored() -> None:

@@ -785,12 +785,13 @@ def test_a_page_changed_to_bytes_stored_under_another_address_is_a_revision_of_i
     again = ledger.assert_claim("winter ferry timetable", "published", value=True,
                                 evidence=[ledger.cite(changed, "timetable for the winter")])
     assert again.id == winter.id and (again.status, again.confidence) == ("reported", winter.confidence)
-    # ... and one source for corrections: a second value from either copy corrects the first.
+    # ... and one source: a second value from either unchanged copy corrects nothing; it is a
+    # conflict inside that source (issue 23), both values kept and disputed.
     clock.tick()
-    corrected = ledger.assert_claim("winter ferry timetable", "published", value=False,
-                                    evidence=[ledger.cite(changed, "The ferry timetable")])
-    assert str(corrected.cause) == f"asserted; corrects claim {winter.id}"
-    assert ledger.claim(winter).status == "superseded"
+    second = ledger.assert_claim("winter ferry timetable", "published", value=False,
+                                 evidence=[ledger.cite(changed, "The ferry timetable")])
+    assert str(second.cause) == f"asserted; conflicts with claim {winter.id} in the same source"
+    assert (second.status, ledger.claim(winter).status) == ("disputed", "disputed")
 
 
 @pytest.mark.parametrize("spelling", [

@@ -417,7 +417,8 @@ def test_a_later_value_closes_disputed_claims_without_settling_their_dispute(led
     clock.tick()
     ledger.assert_claim("shop", "price", value=11, valid_from="2021", evidence=[ledger.cite(c, "11")])
     before = {c.id: (c.status, c.valid_until) for c in ledger.claims("shop", "price", valid_at="2019")}
-    assert before == {ten.id: ("disputed", at("2021-01-01")), twelve.id: ("disputed", at("2021-01-01"))}
+    # "from 2021" is known to the year: the older prices ended sometime in 2021 (issue 23)
+    assert before == {ten.id: ("disputed", at("2022-01-01")), twelve.id: ("disputed", at("2022-01-01"))}
     assert [c.value for c in ledger.claims("shop", "price", valid_at="2022")] == [11]
 
 
@@ -471,8 +472,9 @@ def test_a_value_for_a_while_only_splits_the_value_it_interrupts(ledger: Ledger,
     """Reference case "FOR PORTION OF": [2020, 2030) updated for [2024, 2026) only is three
     intervals, the old value before and after; total coverage is unchanged."""
     lease = ledger.add_source(text="Lease: rent is 1000 from 2020 until 2030. Addendum: rent is 900 in 2024 and 2025.")
-    old = rent(ledger, clock, 1000, lease, "rent is 1000", valid_from="2020", valid_until="2030")
-    rent(ledger, clock, 900, lease, "rent is 900", valid_from="2024", valid_until="2026")
+    # whole years, so exact days: a bound given as a bare year means sometime that year
+    old = rent(ledger, clock, 1000, lease, "rent is 1000", valid_from="2020-01-01", valid_until="2030-01-01")
+    rent(ledger, clock, 900, lease, "rent is 900", valid_from="2024-01-01", valid_until="2026-01-01")
     assert rents(ledger, "2023", "2024", "2025", "2026", "2029", "2030") == [
         ["1000"], ["900"], ["900"], ["1000"], ["1000"], []]
     [after] = ledger.claims("flat", "rent", valid_at="2027")
@@ -521,11 +523,12 @@ def test_retracting_one_of_two_updates_for_a_while_keeps_the_other_and_the_value
 
 
 def test_a_continuation_keeps_the_end_precision_and_is_settled_with_its_claim(ledger: Ledger, clock) -> None:
-    a = ledger.add_source(text="Rent is 1000 until 2027.", publisher="Landlord")
+    # (an end known to the year, 2028: the rent ends sometime in 2027, after the interruption)
+    a = ledger.add_source(text="Rent is 1000 until 2028.", publisher="Landlord")
     b = ledger.add_source(text="Rent is 1100.", publisher="Tenant")
     c = ledger.add_source(text="In July and August it is 900.", publisher="Notice")
-    first = rent(ledger, clock, 1000, a, "Rent is 1000", valid_from="2026-01", valid_until="2027")
-    rival = rent(ledger, clock, 1100, b, "Rent is 1100", valid_from="2026-01", valid_until="2027")
+    first = rent(ledger, clock, 1000, a, "Rent is 1000", valid_from="2026-01", valid_until="2028")
+    rival = rent(ledger, clock, 1100, b, "Rent is 1100", valid_from="2026-01", valid_until="2028")
     rent(ledger, clock, 900, c, "it is 900", valid_from="2026-07", valid_until="2026-09")
     after = {v.value: v for v in ledger.claims("flat", "rent", valid_at="2026-10")}
     assert {v: (x.status, x.valid_until_precision) for v, x in after.items()} == {

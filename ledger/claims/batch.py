@@ -22,7 +22,7 @@ from ledger.claims.rules import (
     Standing,
     combine_confidence,
     default_confidence,
-    document_keys,
+    document,
     independent_sources,
     promoted,
 )
@@ -52,7 +52,8 @@ class Live:
     def standing(self, facts: SourceFacts) -> Standing:
         """The claim as the rules see it."""
         return Standing(self.claim_id, self.object_key, self.status, self.valid_from, self.valid_until,
-                        frozenset(document_keys(facts, s) for s in self.sources))
+                        frozenset(document(facts, s) for s in self.sources), self.valid_from_precision,
+                        self.valid_until_precision)
 
     def independent_sources(self, facts: SourceFacts) -> int:
         """How many independent sources support it."""
@@ -154,15 +155,14 @@ def change(
     batch.versions[target.claim_id] = target
 
 
-def change_interval(change: Change, target: Live, item: Prepared) -> Interval | None:
+def change_interval(change: Change, target: Live) -> Interval | None:
     """The interval (with precisions) a rule's change gives ``target``, None to keep its own."""
     if change.keeps_interval:
         return None
     if change.valid_from == change.valid_until:  # superseded as a whole: [t, t)
         precision = target.valid_from_precision if target.valid_from is not None else "second"
         return change.valid_from, change.valid_until, precision, precision
-    until_precision = item.valid_from.precision if item.valid_from else None
-    return change.valid_from, change.valid_until, target.valid_from_precision, until_precision
+    return change.valid_from, change.valid_until, target.valid_from_precision, change.end_precision
 
 
 def link(kind: str, source: int, target: int, scope: str, actor: str | None,

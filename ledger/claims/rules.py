@@ -14,12 +14,27 @@ from datetime import datetime
 from typing import Any
 
 from ledger.records import Cause, CauseKind, ClaimId, EffectKind
-from ledger.timeline import overlaps
+from ledger.timeline import end_window, overlaps, start_window
 
+#: (valid_from, valid_until, their precisions)
+Interval = tuple[datetime | None, datetime | None, str | None, str | None]
 #: Confidence given to an assertion that names none, by the trust of its best source.
 DEFAULT_CONFIDENCE = {"trusted": 0.6, "untrusted": 0.2}
 #: Causes another claim's assertion gives the claims it changes (with that claim's id).
-CHANGED_BY: frozenset[CauseKind] = frozenset({"closed-by", "superseded-by", "corrected-by", "contradicted-by"})
+CHANGED_BY: frozenset[CauseKind] = frozenset({"closed-by", "superseded-by", "corrected-by", "contradicted-by",
+                                              "contradicted-in-source", "coalesced-into"})
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """A source behind a claim, as the correction rule sees it."""
+
+    source_id: int
+    #: The first revision of its document (``family_of``).
+    family: int
+    content_hash: str
+    publisher: str | None = None
+    published_at: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,14 +46,20 @@ class Standing:
     status: str
     valid_from: datetime | None
     valid_until: datetime | None
-    #: For each source of its supporting evidence, the keys of the document it is
-    #: (``document_keys``: its revision family, its bytes).
-    families: frozenset[frozenset[str]]
+    #: The sources of its supporting evidence.
+    documents: frozenset[Document]
+    valid_from_precision: str | None = None
+    valid_until_precision: str | None = None
 
     @property
     def empty(self) -> bool:
         """A claim superseded as a whole holds at no time."""
         return self.valid_from is not None and self.valid_until is not None and self.valid_until <= self.valid_from
+
+    @property
+    def interval(self) -> Interval:
+        """Its valid interval with the precisions of its bounds."""
+        return self.valid_from, self.valid_until, self.valid_from_precision, self.valid_until_precision
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,9 +69,11 @@ class Incoming:
     object_key: str
     valid_from: datetime | None
     valid_until: datetime | None
-    #: The document keys of all the sources of its supporting evidence.
-    families: frozenset[str]
+    #: The sources of its supporting evidence.
+    documents: frozenset[Document]
     supersedes: frozenset[int] = frozenset()
+    valid_from_precision: str | None = None
+    valid_until_precision: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +90,8 @@ class Change:
     cause: CauseKind
     #: True when only the status changes and the interval stays as it was.
     keeps_interval: bool = False
+    #: The precision of a new end (the start of the claim that closes it).
+    end_precision: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +119,9 @@ class Decision:
     #: Claims an update with an end interrupts: each holds again after it, as a continuation
     #: (``Change.valid_from``/``valid_until`` give the continuation's interval).
     resumes: tuple[Change, ...] = ()
+    #: The interval (with precisions) the corroborated claim grows to: the union of its own and
+    #: the new assertion's, which meet or overlap.
+    extends: Interval | None = None
 
 
 def decide(
@@ -104,6 +132,11 @@ def decide(
     ``standing`` holds the current versions of the claims with the same scope, subject,
     predicate and qualifiers that are not retracted; explicitly superseded claims are
     included by the caller even when their key differs.
+
+    The same statement over an interval that meets or overlaps one already held corroborates
+    that claim and extends it to the union of both (claims it now bridges are coalesced into
+    it); under a functional predicate only intervals that surely overlap, beyond the windows of
+    their year or month bounds, conflict, update or correct each other.
     """
     live = [s for s in standing if not s.empty]
     changes: list[Change] = []
@@ -113,62 +146,161 @@ def decide(
         if claim.claim_id in new.supersedes:
             changes.append(_whole(claim, now, "superseded-by"))
             links.append(LinkDraft("supersedes", None, claim.claim_id))
-    for claim in live:
-        if claim.object_key != new.object_key or claim.claim_id in new.supersedes:
-            continue
-        if (functional and overlaps(new.valid_from, new.valid_until, claim.valid_from, claim.valid_until)) or (
-            not functional and (claim.valid_from, claim.valid_until) == (new.valid_from, new.valid_until)
-        ):
-            # the claims it names are superseded all the same, by the claim it corroborates
-            return Decision(corroborates=claim.claim_id, changes=tuple(changes), links=tuple(links),
-                            cause=Cause("corroborated"))
-    if changes:
-        effects.append(("supersedes", None))
-    if not functional:
-        return Decision(valid_until=new.valid_until, changes=tuple(changes), links=tuple(links),
-                        cause=Cause("asserted", effects=tuple(effects)))
-
     others = [s for s in live if s.claim_id not in new.supersedes and s.object_key != new.object_key]
-    valid_until = new.valid_until
-    if valid_until is None and new.valid_from is not None:
+    # an open end runs until the next value that starts later (a backfill)
+    interval: Interval = (new.valid_from, new.valid_until, new.valid_from_precision, new.valid_until_precision)
+    nearest = None
+    if functional and new.valid_until is None and new.valid_from is not None:
         later = [s for s in others if s.valid_from is not None and new.valid_from < s.valid_from]
         if later:
             nearest = min(later, key=lambda s: (s.valid_from, s.claim_id))
-            valid_until = nearest.valid_from
-            links.append(LinkDraft("supersedes", nearest.claim_id, None))
-            effects.append(("backfilled-before", ClaimId(nearest.claim_id)))
+            interval = (new.valid_from, _closing_at(nearest.valid_from, nearest.valid_from_precision, None),
+                        new.valid_from_precision, nearest.valid_from_precision)
+    touching = [s for s in live if s.object_key == new.object_key and s.claim_id not in new.supersedes
+                and touches(interval, s.interval)]
+    if touching:
+        return _coalesce(touching, interval, new, others if functional else [], changes, links, now)
+    if changes:
+        effects.append(("supersedes", None))
+    if nearest is not None:
+        links.append(LinkDraft("supersedes", nearest.claim_id, None))
+        effects.append(("backfilled-before", ClaimId(nearest.claim_id)))
+    if not functional:
+        return Decision(valid_until=new.valid_until, changes=tuple(changes), links=tuple(links),
+                        cause=Cause("asserted", effects=tuple(effects)))
+    disputed, resumes = _against_others(interval, new.documents, others, now, changes, links, effects)
+    return Decision(disputed=disputed, valid_until=interval[1], changes=tuple(changes),
+                    links=tuple(links), cause=Cause("asserted", effects=tuple(effects)), resumes=tuple(resumes))
 
+
+def _coalesce(
+    touching: list[Standing], interval: Interval, new: Incoming, others: list[Standing], changes: list[Change],
+    links: list[LinkDraft], now: datetime,
+) -> Decision:
+    """The new assertion says again what ``touching`` claims say over meeting or overlapping
+    intervals: the first corroborates and grows to the union; the others are coalesced into it."""
+    target = touching[0]
+    union = target.interval
+    for claim in touching[1:]:
+        union = hull(union, claim.interval)
+        changes.append(_whole(claim, now, "coalesced-into"))
+        links.append(LinkDraft("supersedes", None, claim.claim_id))
+    union = hull(union, interval)
+    if union == target.interval:
+        return Decision(corroborates=target.claim_id, changes=tuple(changes), links=tuple(links),
+                        cause=Cause("corroborated"))
+    # what the grown interval newly covers is checked against the other values, as an assertion is
+    fresh = [s for s in others if not surely_overlap(target.interval, s.interval)]
+    disputed, _ = _against_others(union, new.documents, fresh, now, changes, links, [])
+    return Decision(corroborates=target.claim_id, disputed=disputed, changes=tuple(changes), links=tuple(links),
+                    cause=Cause("extended"), extends=union)
+
+
+def _against_others(
+    interval: Interval, documents: frozenset[Document], others: Sequence[Standing], now: datetime,
+    changes: list[Change], links: list[LinkDraft], effects: list[tuple[EffectKind, ClaimId | None]],
+) -> tuple[bool, list[Change]]:
+    """Update, correct or conflict with the other values that surely overlap ``interval``
+    (appending to ``changes``, ``links`` and ``effects``); whether the new claim is disputed, and
+    the claims it interrupts for a while only."""
+    start, until, start_precision, _ = interval
     disputed = False
     resumes: list[Change] = []
     for claim in others:
-        if not overlaps(new.valid_from, valid_until, claim.valid_from, claim.valid_until):
-            continue
-        if new.valid_from is not None and (claim.valid_from is None or new.valid_from > claim.valid_from):
+        if not surely_overlap(interval, claim.interval):
+            continue  # apart, or meeting only within the windows of their imprecise bounds
+        if start is not None and (claim.valid_from is None or start > claim.valid_from):
             # A disputed claim stays disputed over the interval it keeps: closing it at the
             # new start does not settle what it contradicted before then.
             status = "disputed" if claim.status == "disputed" else "superseded"
-            changes.append(Change(claim.claim_id, status, claim.valid_from, new.valid_from, "closed-by"))
+            changes.append(Change(claim.claim_id, status, claim.valid_from,
+                                  _closing_at(start, start_precision, claim.valid_until), "closed-by",
+                                  end_precision=start_precision))
             links.append(LinkDraft("supersedes", None, claim.claim_id))
             effects.append(("updates", ClaimId(claim.claim_id)))
-            if valid_until is not None and (claim.valid_until is None or valid_until < claim.valid_until):
-                # a value for a while only ("900 in July and August"): the old one holds again after it
-                resumes.append(Change(claim.claim_id, claim.status, valid_until, claim.valid_until, "asserted"))
-        elif claim.families and all(keys & new.families for keys in claim.families):
-            # Corrected by its own source: every source behind the old claim is (a revision of, or
-            # the same bytes as) a source behind the new one. An independent source still backing
-            # it makes a conflict.
+            if until is not None and (claim.valid_until is None or until < _end_window(claim)):
+                # a value for a while only ("900 in July and August"): the old one holds again after
+                # it, unless the old one's end was only known to fall in the period the new one ends in
+                resumes.append(Change(claim.claim_id, claim.status, until, claim.valid_until, "asserted"))
+        elif corrects(documents, claim.documents):
             changes.append(_whole(claim, now, "corrected-by"))
             links.append(LinkDraft("supersedes", None, claim.claim_id))
             effects.append(("corrects", ClaimId(claim.claim_id)))
         else:
             disputed = True
+            within = same_documents(documents, claim.documents)
             if claim.status != "disputed":
                 changes.append(Change(claim.claim_id, "disputed", claim.valid_from, claim.valid_until,
-                                      "contradicted-by", keeps_interval=True))
+                                      "contradicted-in-source" if within else "contradicted-by", keeps_interval=True))
             links.append(LinkDraft("contradicts", None, claim.claim_id))
-            effects.append(("conflicts-with", ClaimId(claim.claim_id)))
-    return Decision(disputed=disputed, valid_until=valid_until, changes=tuple(changes),
-                    links=tuple(links), cause=Cause("asserted", effects=tuple(effects)), resumes=tuple(resumes))
+            effects.append(("conflicts-in-source" if within else "conflicts-with", ClaimId(claim.claim_id)))
+    return disputed, resumes
+
+
+def _closing_at(start: datetime | None, precision: str | None, end: datetime | None) -> datetime | None:
+    """Where a claim ends that a value starting at ``start`` closes: at that start, or, for a start
+    known only to the year, at the end of that year (it ended sometime then; see ``surely_overlap``),
+    never later than its own ``end``."""
+    window = start_window(start, precision)
+    closing = start if window is None else window[1]
+    return end if end is not None and closing is not None and end < closing else closing
+
+
+def _end_window(claim: Standing) -> datetime:
+    """The earliest instant a claim's end may fall at (its end, less a year or month if that
+    is all that is known of it)."""
+    assert claim.valid_until is not None
+    window = end_window(claim.valid_until, claim.valid_until_precision)
+    return claim.valid_until if window is None else window[0]
+
+
+def touches(a: Interval, b: Interval) -> bool:
+    """Whether two intervals overlap or meet (closed comparison: [1, 2) and [2, 3) touch)."""
+    return (a[1] is None or b[0] is None or b[0] <= a[1]) and (b[1] is None or a[0] is None or a[0] <= b[1])
+
+
+def surely_overlap(a: Interval, b: Interval) -> bool:
+    """Whether two intervals overlap beyond where one's end and the other's start coincide within
+    their precision: "until 1994" and "from 1994" (both known only to the year) may meet anywhere
+    in 1994, so they neither overlap nor leave a gap; "1000 from 2020 until 2030" and "900 in
+    2024 and 2025" do overlap."""
+    if not overlaps(a[0], a[1], b[0], b[1]):
+        return False
+    lo = max((t for t in (a[0], b[0]) if t is not None), default=None)
+    hi = min((t for t in (a[1], b[1]) if t is not None), default=None)
+    if lo is None or hi is None:
+        return True
+    return not any(
+        first is not None and second is not None and max(first[0], second[0]) <= lo and hi <= min(first[1], second[1])
+        for first, second in ((end_window(a[1], a[3]), start_window(b[0], b[2])),
+                              (end_window(b[1], b[3]), start_window(a[0], a[2]))))
+
+
+def hull(a: Interval, b: Interval) -> Interval:
+    """The smallest interval holding both (touching) intervals, with the precisions of its bounds."""
+    start, start_precision = (a[0], a[2]) if a[0] is None or (b[0] is not None and a[0] <= b[0]) else (b[0], b[2])
+    end, end_precision = (a[1], a[3]) if a[1] is None or (b[1] is not None and a[1] >= b[1]) else (b[1], b[3])
+    return start, end, start_precision, end_precision
+
+
+def corrects(new: frozenset[Document], old: frozenset[Document]) -> bool:
+    """Whether evidence from ``new`` corrects a claim backed by ``old``: every document behind it
+    has, among the new ones, a later revision or a later publication of its publisher. A source
+    that states two values at once, unchanged, corrects nothing."""
+    return bool(old) and all(any(_later_version(n, o) for n in new) for o in old)
+
+
+def _later_version(new: Document, old: Document) -> bool:
+    if new.family == old.family:
+        return new.source_id > old.source_id and new.content_hash != old.content_hash
+    return (new.publisher is not None and new.publisher == old.publisher and new.published_at is not None
+            and old.published_at is not None and new.published_at > old.published_at)
+
+
+def same_documents(new: frozenset[Document], old: frozenset[Document]) -> bool:
+    """Whether every document behind a claim is one behind the new assertion too (the same
+    revision family or the same bytes): a conflict inside one source, not between sources."""
+    return bool(old) and all(any(n.family == o.family or n.content_hash == o.content_hash for n in new) for o in old)
 
 
 def _whole(claim: Standing, now: datetime, cause: CauseKind) -> Change:
@@ -228,6 +360,13 @@ def family_of(facts: SourceFacts, source_id: int) -> int:
         seen.add(source_id)
         source_id = parent
     return source_id
+
+
+def document(facts: SourceFacts, source_id: int) -> Document:
+    """A source as the correction rule sees it."""
+    row = facts[source_id]
+    return Document(source_id, family_of(facts, source_id), row["content_hash"], row["publisher"],
+                    row["published_at"])
 
 
 def document_keys(facts: SourceFacts, source_id: int) -> frozenset[str]:
@@ -294,6 +433,13 @@ class Held:
     value: tuple[Any, ...]
     valid_from: datetime | None
     valid_until: datetime | None
+    valid_from_precision: str | None = None
+    valid_until_precision: str | None = None
+
+    @property
+    def interval(self) -> Interval:
+        """Its valid interval with the precisions of its bounds."""
+        return self.valid_from, self.valid_until, self.valid_from_precision, self.valid_until_precision
 
 
 def first_clash(held: Iterable[Held]) -> tuple[int, int, tuple[Any, ...]] | None:
@@ -306,7 +452,7 @@ def first_clash(held: Iterable[Held]) -> tuple[int, int, tuple[Any, ...]] | None
         group.sort(key=lambda c: (c.valid_from is not None, c.valid_from or datetime.min, c.claim_id))
         active: list[Held] = []
         for claim in group:
-            active = [a for a in active if overlaps(a.valid_from, a.valid_until, claim.valid_from, claim.valid_until)]
+            active = [a for a in active if surely_overlap(a.interval, claim.interval)]
             clash = next((a for a in active if a.value != claim.value), None)
             if clash is not None:
                 return clash.claim_id, claim.claim_id, key
@@ -315,10 +461,6 @@ def first_clash(held: Iterable[Held]) -> tuple[int, int, tuple[Any, ...]] | None
 
 
 # ---------------------------------------------------------------- undoing a retracted claim
-
-#: (valid_from, valid_until, their precisions)
-Interval = tuple[datetime | None, datetime | None, str | None, str | None]
-
 
 @dataclass(frozen=True, slots=True)
 class State:

@@ -270,7 +270,8 @@ def refuse_functional_overlaps(
     definitions = store.predicate_rows(connection, {r["predicate"] for r in rows})
     clash = first_clash(
         Held(r["claim_id"], (r["scope"], roots[r["subject_id"]][1], r["predicate"], r["qualifiers"]),
-             (r["object_id"], r["value"]), r["valid_from"], r["valid_until"])
+             (r["object_id"], r["value"]), r["valid_from"], r["valid_until"], r["valid_from_precision"],
+             r["valid_until_precision"])
         for r in rows if functional(definitions.get(r["predicate"]), r["object_id"])
     )
     if clash is not None:

@@ -28,7 +28,7 @@ from ledger.claims.rules import (
     Decision,
     Incoming,
     decide,
-    document_keys,
+    document,
     functional,
     settled_status,
 )
@@ -78,10 +78,10 @@ def _write_claims(
             candidates = group + [t for t in targets if t not in group]
         if candidates:
             _check_same_datatype(item, group)
-            families = frozenset().union(
-                *(document_keys(facts, c.source_id) for c in item.citations if c.relation == "supports"))
-            incoming = Incoming(item.object_key, _at(item.valid_from), _at(item.valid_until), families,
-                                item.supersedes)
+            documents = frozenset(document(facts, c.source_id) for c in item.citations if c.relation == "supports")
+            incoming = Incoming(item.object_key, _at(item.valid_from), _at(item.valid_until), documents,
+                                item.supersedes, item.valid_from.precision if item.valid_from else None,
+                                item.valid_until.precision if item.valid_until else None)
             decision = decide(incoming, [c.standing(facts) for c in candidates],
                               functional=functional(definitions.get(item.predicate), item.object_id), now=now)
         else:
@@ -89,11 +89,15 @@ def _write_claims(
         if decision.corroborates is not None:
             target = next(c for c in candidates if c.claim_id == decision.corroborates)
             corroborate(batch, target, item, facts)
+            if decision.extends is not None:  # the same statement over a meeting or overlapping interval
+                change(batch, target, status="disputed" if decision.disputed else target.status,
+                       interval=decision.extends, cause=Cause("extended", sources=target.independent_sources(facts)),
+                       reason=None, actor=item.actor)
             disputed_by_rivals = target.status == "disputed" and _rivals(target, group)
             _apply(batch, decision, target.claim_id, item, by_id)  # claims it names in supersedes=
             if disputed_by_rivals and not _rivals(target, group):  # the named claims were its rivals
                 superseded: tuple[tuple[EffectKind, ClaimId | None], ...] = tuple(
-                    ("superseded", ClaimId(c.claim_id)) for c in decision.changes)
+                    ("superseded", ClaimId(c.claim_id)) for c in decision.changes if c.cause == "superseded-by")
                 change(batch, target, status=settled_status((), target.independent_sources(facts)), interval=None,
                        cause=Cause("settled", effects=superseded), reason=None, actor=item.actor)
             results.append(ClaimId(target.claim_id))
@@ -168,7 +172,7 @@ def _apply(batch: Batch, decision: Decision, claim_id: int, item: Prepared, by_i
     new one, or the one it corroborates), which links drafted with None stand for."""
     for planned in decision.changes:
         target = by_id[planned.claim_id]
-        change(batch, target, status=planned.status, interval=change_interval(planned, target, item),
+        change(batch, target, status=planned.status, interval=change_interval(planned, target),
                cause=Cause(planned.cause, ClaimId(claim_id)), reason=None, actor=item.actor)
     for drafted in decision.links:
         batch.links.append(link_row(drafted.kind, drafted.from_claim_id or claim_id, drafted.to_claim_id or claim_id,

@@ -100,7 +100,7 @@ def source_passages(connection: Connection, source_id: int, page: int | None = N
 
 _SOURCE_FACTS = select(
     sources.c.id, sources.c.scope, sources.c.revision_of, sources.c.publisher, sources.c.text_hash,
-    sources.c.content_hash, sources.c.trust,
+    sources.c.content_hash, sources.c.trust, sources.c.published_at,
 ).where(one_of(sources.c.id, "ids"))
 
 

@@ -27,6 +27,8 @@ depends_on = None
 _ON_ANOTHER = {  # "<words> (claim N)" → kind
     "closed by a later value": "closed-by", "superseded explicitly": "superseded-by",
     "corrected by its own source": "corrected-by", "contradicted by an independent source": "contradicted-by",
+    # kinds of later revisions, which a downgrade renders and an upgrade reads back
+    "contradicted within its own source": "contradicted-in-source",
 }
 _EFFECTS = [
     (re.compile(r"supersedes explicitly"), ("supersedes",)),
@@ -34,6 +36,7 @@ _EFFECTS = [
     (re.compile(r"updates claim (\d+)"), ("updates",)),
     (re.compile(r"corrects claim (\d+)"), ("corrects",)),
     (re.compile(r"conflicts with claim (\d+)"), ("conflicts-with",)),
+    (re.compile(r"conflicts with claim (\d+) in the same source"), ("conflicts-in-source",)),
     (re.compile(r"resumes claim (\d+) after claim (\d+) ends"), ("resumes", "resumes-after")),
 ]
 
@@ -58,6 +61,11 @@ def parse(text: str | None) -> tuple[str | None, int | None, dict[str, Any] | No
     if found := re.fullmatch(r"(.+) \(claim (\d+)\)", text):
         if found.group(1) in _ON_ANOTHER:
             return _ON_ANOTHER[found.group(1)], int(found.group(2)), None
+    if found := re.fullmatch(r"coalesced into claim (\d+)", text):
+        return "coalesced-into", int(found.group(1)), None
+    if found := re.fullmatch(r"extended: the same value asserted over a meeting or overlapping interval"
+                             r"(?: \((\d+) independent source\(s\)\))?", text):
+        return "extended", None, None if found.group(1) is None else {"sources": int(found.group(1))}
     if found := re.fullmatch(r"corroborated by (\d+) independent source\(s\)", text):
         return "corroborated", None, {"sources": int(found.group(1))}
     if found := re.fullmatch(r"dispute settled: claim ([\d, ]+) superseded", text):
@@ -72,7 +80,7 @@ def upgrade() -> None:
         batch_op.add_column(sa.Column('cause_claim_id', sa.Integer(), nullable=True))
         batch_op.add_column(sa.Column('cause_detail', sa.JSON(), nullable=True))
     versions = sa.table('claim_versions', sa.column('id', sa.Integer), sa.column('cause', sa.Text),
-                        sa.column('cause_claim_id', sa.Integer), sa.column('cause_detail', sa.JSON))
+                        sa.column('cause_claim_id', sa.Integer), sa.column('cause_detail', sa.JSON(none_as_null=True)))
     connection = op.get_bind()
     rows = connection.execute(sa.select(versions.c.id, versions.c.cause).where(versions.c.cause.is_not(None))).all()
     changes = []
@@ -102,7 +110,7 @@ def downgrade() -> None:
         batch_op.drop_constraint(batch_op.f('fk_claim_versions_cause_claim_id_claims'), type_='foreignkey')
         batch_op.alter_column('cause', existing_type=sa.String(length=32), type_=sa.Text(), existing_nullable=True)
     versions = sa.table('claim_versions', sa.column('id', sa.Integer), sa.column('cause', sa.Text),
-                        sa.column('cause_claim_id', sa.Integer), sa.column('cause_detail', sa.JSON))
+                        sa.column('cause_claim_id', sa.Integer), sa.column('cause_detail', sa.JSON(none_as_null=True)))
     connection = op.get_bind()
     rows = connection.execute(sa.select(versions.c.id, versions.c.cause, versions.c.cause_claim_id,
                                         versions.c.cause_detail).where(versions.c.cause.is_not(None))).all()
