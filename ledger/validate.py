@@ -154,12 +154,7 @@ def claim_id(ref: object) -> int:
 
 def entity_id_of(ref: EntityRef) -> int:
     """The id of an Entity record or id."""
-    if isinstance(ref, Entity):
-        return int(ref.id)
-    if isinstance(ref, int) and not isinstance(ref, bool):
-        return check_id(ref, what="entity id")
-    raise InvalidInput(f"expected an entity, an entity id or a name; got {type(ref).__name__}")
-
+    return _id_of(ref, Entity, what="entity id", expected="expected an entity, an entity id or a name;")
 
 
 SourceRef = Source | SourceId | int
@@ -167,11 +162,15 @@ SourceRef = Source | SourceId | int
 
 def source_id(source: object) -> int:
     """The id of a source record or id."""
-    if isinstance(source, Source):
-        return int(source.id)
-    if isinstance(source, int) and not isinstance(source, bool):
-        return check_id(source, what="source id")
-    raise InvalidInput(f"expected a source or source id, got {type(source).__name__}")
+    return _id_of(source, Source, what="source id", expected="expected a source or source id,")
+
+
+def _id_of(ref: object, record: type[Entity] | type[Source], *, what: str, expected: str) -> int:
+    if isinstance(ref, record):
+        return int(ref.id)
+    if isinstance(ref, int) and not isinstance(ref, bool):
+        return check_id(ref, what=what)
+    raise InvalidInput(f"{expected} got {type(ref).__name__}")
 
 
 def entity_ref(entity: EntityRef | None) -> int | str | None:
