@@ -11,13 +11,14 @@ from typing import Any
 from sqlalchemy import Connection
 
 from ledger import queries, reads, store
-from ledger.validate import MAX_LABEL_LENGTH, MAX_SCOPE_BYTES
+from ledger.claims.rules import Stored, revision_identity
 from ledger.entities import check_text, check_utf8_size, quoted
 from ledger.errors import InvalidInput, NotFound
 from ledger.ingest.base import SourceDraft, content_hash, paragraph_passages
 from ledger.locator import build_locator, page_ranges
 from ledger.records import Citation, Relation, Retrieval, Source, SourceId, Trust
 from ledger.timeline import TimeInput, optional_time
+from ledger.validate import MAX_LABEL_LENGTH, MAX_SCOPE_BYTES
 
 MAX_TEXT_CHARS = 100 * 2**20
 #: Limits on a caller's source metadata (a URI, a title, an author or publisher name). A source's
@@ -225,30 +226,12 @@ def _insert_retrieval(connection: Connection, ids: store.Ids, source_id: int, re
 
 
 def _stored_or_previous(connection: Connection, draft: SourceDraft, scope: str) -> tuple[int | None, int | None]:
-    """(the id of the source these bytes are stored as, or else of the revision a new source
-    follows); either may be None.
-
-    A document is its uri's history: bytes other than those of the uri's newest revision make a
-    new revision of it, even bytes it had before (a page A, B, then A again) or bytes stored
-    under another uri, unless they were retrieved before the newest revision was (its
-    ``retrieved_at``, else when it was stored): an older copy of a revision stored already,
-    which they are. Without a history, bytes stored already (under another uri, or none) are
-    the first source stored with them.
-    """
-    uri = draft.uri or None
-    found = store.sources_by_hash_or_uri(connection, scope, draft.content_hash, uri)
-    newest = max((row for row in found if uri is not None and row[2] == uri), default=None)
-    same = [row for row in found if row[1] == draft.content_hash]
-    if newest is None:  # the first source stored with these bytes, not a later revision holding them
-        return (min(same)[0] if same else None), None
-    if newest[1] == draft.content_hash:
-        return newest[0], None
-    earlier = [row for row in same if row[2] == uri]
-    if earlier and draft.retrieved_at is not None:
-        latest = store.source_row(connection, newest[0])
-        if draft.retrieved_at < (latest["retrieved_at"] or latest["recorded_at"]):  # when it was read
-            return max(earlier)[0], None
-    return None, newest[0]
+    """(the source these bytes are stored as, or else the revision a new source follows): load,
+    then ``rules.revision_identity`` decides."""
+    found = [Stored(*row) for row in store.sources_by_hash_or_uri(connection, scope, draft.content_hash,
+                                                                    draft.uri or None)]
+    return revision_identity(found, content_hash=draft.content_hash, uri=draft.uri or None,
+                             retrieved_at=draft.retrieved_at)
 
 
 def reanchor_evidence(
@@ -332,7 +315,9 @@ def cite(
     suffix: str | None, page: int | None, scope: str | None,
 ) -> Citation:
     """Locate ``quote`` in a stored source and return a citation with its W3C locator."""
-    from ledger.text.quotes import locate_quote  # the matcher's tables load on first use
+    from ledger.text.quotes import (
+        locate_quote,  # the matcher's tables load on first use
+    )
 
     if relation not in RELATIONS:
         raise InvalidInput(f"relation must be 'supports' or 'contradicts'; got {relation!r}")

@@ -13,12 +13,14 @@ from ledger.claims.rules import (
     Linked,
     Restoration,
     State,
+    Stored,
     count_independent,
     document_keys,
     first_clash,
     independent_sources,
     promoted,
     restore,
+    revision_identity,
     settled_status,
 )
 from ledger.records import Cause, ClaimId
@@ -151,3 +153,25 @@ def test_an_interval_given_back_never_overlaps_a_value_asserted_since() -> None:
     assert restore(R, [], [linked(1, *history, competitors=(earlier,))]) == []  # it holds from the start already
     assert restore(R, [], [linked(1, *history, competitors=(earlier,), functional=False)]) == [
         Restoration(1, "reported", span(2020, None), BY_R)]
+
+
+def stored(source_id: int, content: str, uri: str | None, seen: int) -> Stored:
+    return Stored(source_id, content, uri, d(seen))
+
+
+U = "https://port.example/notice"
+
+
+@pytest.mark.parametrize(("found", "content", "uri", "retrieved", "expected"), [
+    ([], "a", U, None, (None, None)),                                               # a new document
+    ([stored(3, "a", "other", 2020), stored(5, "a", None, 2021)], "a", U, None, (3, None)),  # bytes stored before
+    ([stored(4, "a", U, 2020)], "a", U, None, (4, None)),                           # the newest revision again
+    ([stored(4, "a", U, 2020)], "b", U, None, (None, 4)),                           # a new revision
+    ([stored(4, "a", U, 2020), stored(6, "b", U, 2022)], "a", U, d(2023), (None, 6)),  # A, B, then A again
+    ([stored(4, "a", U, 2020), stored(6, "b", U, 2022)], "a", U, d(2021), (4, None)),  # an older copy of A
+    ([stored(4, "a", U, 2020), stored(6, "b", U, 2022)], "a", U, None, (None, 6)),   # undated: as new
+    ([stored(2, "c", "elsewhere", 2019), stored(6, "b", U, 2022)], "c", U, None, (None, 6)),  # another uri's bytes
+])
+def test_revision_identity(found: list[Stored], content: str, uri: str | None, retrieved: datetime | None,
+                           expected: tuple[int | None, int | None]) -> None:
+    assert revision_identity(found, content_hash=content, uri=uri, retrieved_at=retrieved) == expected

@@ -422,6 +422,43 @@ def independent_sources(sources: Iterable[int], facts: SourceFacts) -> int:
     return count_independent([independence_keys(facts, s) for s in distinct])
 
 
+# ---------------------------------------------------------------- revision identity
+
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """A stored source as revision identity sees it."""
+
+    source_id: int
+    content_hash: str
+    uri: str | None
+    #: When it was retrieved, else when it was stored.
+    seen_at: datetime
+
+
+def revision_identity(
+    found: Sequence[Stored], *, content_hash: str, uri: str | None, retrieved_at: datetime | None
+) -> tuple[int | None, int | None]:
+    """(the source these bytes are stored as, or else the revision a new source follows); either
+    may be None. ``found`` holds the sources of the scope with these bytes and the newest under ``uri``.
+
+    A document is its uri's history: bytes other than those of the uri's newest revision make a
+    new revision of it, even bytes it had before (a page A, B, then A again) or bytes stored
+    under another uri, unless they were retrieved before the newest revision was: an older copy
+    of a revision stored already, which they are. Without a history, bytes stored already (under
+    another uri, or none) are the first source stored with them.
+    """
+    newest = max((s for s in found if uri is not None and s.uri == uri), key=lambda s: s.source_id, default=None)
+    same = [s for s in found if s.content_hash == content_hash]
+    if newest is None:  # the first source stored with these bytes, not a later revision holding them
+        return (min(s.source_id for s in same) if same else None), None
+    if newest.content_hash == content_hash:
+        return newest.source_id, None
+    earlier = [s.source_id for s in same if s.uri == uri]
+    if earlier and retrieved_at is not None and retrieved_at < newest.seen_at:
+        return max(earlier), None
+    return None, newest.source_id
+
+
 # ---------------------------------------------------------------- functional clashes
 
 @dataclass(frozen=True, slots=True)

@@ -25,18 +25,20 @@ from ledger.store.driver import (
     run,
     sources,
 )
+from ledger.timeline import from_micros
 
 _SOURCE = select(sources).where(sources.c.id == bindparam("id"))
+_SEEN_AT = func.coalesce(sources.c.retrieved_at, sources.c.recorded_at).label("seen_at")
 _BY_HASH_OR_URI = union_all(
     # Every source with these bytes (a page that came back to earlier content has several), first
     # revisions and later ones apart: each half has its own partial unique index, which a query
     # uses only when it names the index's condition (else it scans the scope's sources) ...
-    *(select(sources.c.id, sources.c.content_hash, sources.c.uri)
+    *(select(sources.c.id, sources.c.content_hash, sources.c.uri, _SEEN_AT)
       .where(sources.c.scope == bindparam("scope"), sources.c.content_hash == bindparam("hash"), revision)
       for revision in (sources.c.revision_of.is_(None), sources.c.revision_of.is_not(None))),
     # ... and the newest revision under the uri.
     select(
-        select(sources.c.id, sources.c.content_hash, sources.c.uri)
+        select(sources.c.id, sources.c.content_hash, sources.c.uri, _SEEN_AT)
         .where(sources.c.scope == bindparam("scope"), sources.c.uri == bindparam("uri"))
         .order_by(sources.c.id.desc()).limit(1).subquery()
     ),
@@ -46,10 +48,11 @@ _PASSAGE_COUNT = select(func.count()).select_from(passages).where(passages.c.sou
 
 def sources_by_hash_or_uri(
     connection: Connection, scope: str, content_hash: str, uri: str | None
-) -> list[Any]:
-    """(id, content_hash, uri) of the sources in ``scope`` with these bytes and of the newest
-    revision under ``uri``. A new document costs one small statement."""
-    return run(connection, _BY_HASH_OR_URI, {"scope": scope, "hash": content_hash, "uri": uri})
+) -> list[tuple[int, str, str | None, datetime]]:
+    """(id, content_hash, uri, when retrieved or else stored) of the sources in ``scope`` with these
+    bytes and of the newest revision under ``uri``. A new document costs one small statement."""
+    return [(row[0], row[1], row[2], from_micros(row[3]) if isinstance(row[3], int) else row[3])
+            for row in run(connection, _BY_HASH_OR_URI, {"scope": scope, "hash": content_hash, "uri": uri})]
 
 
 def source_row(connection: Connection, source_id: int) -> Mapping[Any, Any]:
