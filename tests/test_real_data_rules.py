@@ -78,6 +78,17 @@ def test_a_revision_of_the_source_still_corrects_it(ledger: Ledger, clock: TestC
     assert str(june.cause) == f"asserted; corrects claim {may.id}" and ledger.claim(may).never_valid
 
 
+def test_an_older_version_cited_after_its_correction_is_corrected_already(ledger: Ledger, clock: TestClock) -> None:
+    page = ledger.add_source(text="The bridge opens in May.", uri="https://city.example/bridge")
+    clock.tick()
+    revised = ledger.add_source(text="The bridge opens in June.", uri="https://city.example/bridge")
+    june = ledger.assert_claim("bridge", "opens", value="June", evidence=[ledger.cite(revised, "June")])
+    clock.tick()
+    may = ledger.assert_claim("bridge", "opens", value="May", evidence=[ledger.cite(page, "May")])
+    assert may.never_valid and may.status == "superseded" and str(may.cause) == f"corrected by its own source (claim {june.id})"
+    assert ledger.claim(june).status == "reported" and [c.value for c in ledger.claims("bridge", "opens")] == ["June"]
+
+
 def test_a_later_publication_of_the_same_publisher_corrects_it(ledger: Ledger, clock: TestClock) -> None:
     first = ledger.add_source(text="Turnout was 61 percent.", publisher="Electoral Office", published_at="2024-05-02")
     later = ledger.add_source(text="Corrected: turnout was 63 percent.", publisher="Electoral Office",

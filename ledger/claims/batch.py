@@ -99,7 +99,13 @@ def create(
     if item.confidence is None and independent >= 2:
         # as if each independent source had been cited in turn: 1 - (1 - c)^n
         claim.confidence = 1.0 - (1.0 - confidence) ** independent
-    if decision.disputed or len(supporting) < len(item.citations):  # contradicting evidence came along
+    if decision.corrected_at is not None:  # corrected already: it holds at no time
+        at = decision.corrected_at
+        precision = claim.valid_from_precision if claim.valid_from is not None else "second"
+        claim.valid_from, claim.valid_until = at, at
+        claim.valid_from_precision = claim.valid_until_precision = precision
+        claim.status = "superseded"
+    elif decision.disputed or len(supporting) < len(item.citations):  # contradicting evidence came along
         claim.status = "disputed"
     else:
         claim.status = promoted(claim.status, independent)

@@ -122,6 +122,9 @@ class Decision:
     #: The interval (with precisions) the corroborated claim grows to: the union of its own and
     #: the new assertion's, which meet or overlap.
     extends: Interval | None = None
+    #: The standing claim that already corrects the new one (it cites a later version of every
+    #: document the new one cites): the new claim is stored superseded as a whole, at this instant.
+    corrected_at: datetime | None = None
 
 
 def decide(
@@ -160,6 +163,12 @@ def decide(
                 and touches(interval, s.interval)]
     if touching:
         return _coalesce(touching, interval, new, others if functional else [], changes, links, now)
+    corrector = next((s for s in others if surely_overlap(interval, s.interval) and not _starts_later(new, s)
+                      and corrects(s.documents, new.documents)), None)
+    if corrector is not None:  # an older version of a document whose newer version is held already
+        return Decision(changes=tuple(changes), links=(*links, LinkDraft("supersedes", corrector.claim_id, None)),
+                        cause=Cause("corrected-by", ClaimId(corrector.claim_id)),
+                        corrected_at=new.valid_from if new.valid_from is not None else now)
     if changes:
         effects.append(("supersedes", None))
     if nearest is not None:
@@ -244,6 +253,11 @@ def _closing_at(start: datetime | None, precision: str | None, end: datetime | N
     window = start_window(start, precision)
     closing = start if window is None else window[1]
     return end if end is not None and closing is not None and end < closing else closing
+
+
+def _starts_later(new: Incoming, claim: Standing) -> bool:
+    """Whether ``new`` starts after ``claim`` does (an update of it, not a correction)."""
+    return new.valid_from is not None and (claim.valid_from is None or new.valid_from > claim.valid_from)
 
 
 def _end_window(claim: Standing) -> datetime:
