@@ -11,7 +11,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal
 
-from sqlalchemy import Connection, Engine
+from sqlalchemy import Engine
 
 from ledger import db, documents, files, naming, predicates, reads, sources, stats, store, validate, views
 from ledger.check import CheckReport
@@ -36,11 +36,9 @@ class Ledger:
         self._write, self._read = self._db.write, self._db.read
 
     @classmethod
-    def open(
-        cls, url_or_path: str | os.PathLike[str] | None = None, *, clock: Clock | None = None, create: bool = True
-    ) -> Ledger:
-        """Open (creating or upgrading to the newest schema) a ledger: a SQLite path, ``":memory:"``,
-        a SQLAlchemy URL, or None for ``$LEDGER_URL`` or else ``./ledger.db``."""
+    def open(cls, url_or_path: str | os.PathLike[str] | None = None, *, clock: Clock | None = None,
+             create: bool = True) -> Ledger:
+        """Open a ledger (a SQLite path, ``":memory:"``, a URL; None: ``$LEDGER_URL`` or ``./ledger.db``)."""
         from ledger import migrate  # alembic loads only when a database is opened
 
         LedgerClock(clock)  # a bad clock is refused before anything is opened
@@ -70,8 +68,6 @@ class Ledger:
         """The ledger clock's current reading (the default for valid_at and known_at)."""
         return self._db.now()
 
-    # -------------------------------------------------------------- entities
-
     def entity(self, name: str, *, kind: str | None = None, aliases: Iterable[str] = (),
                scope: str = "default") -> Entity:
         """Get the entity a name or alias resolves to in ``scope``, or create it."""
@@ -90,13 +86,12 @@ class Ledger:
 
     def get_entity(self, entity: EntityRef, *, scope: str = "default") -> Entity:
         """An entity by record, id or name; NotFound when it does not exist in ``scope``."""
-        if isinstance(entity, str):
-            found = self.resolve(entity, scope=scope)
-            if found is None:
-                raise NotFound(f"no entity is named {entity!r} in scope {scope!r}")
-            return found
-        entity_id = validate.entity_id_of(entity)
-        return self._read(lambda connection: naming.entity_record(connection, entity_id))
+        if not isinstance(entity, str):
+            entity_id = validate.entity_id_of(entity)
+            return self._read(lambda connection: naming.entity_record(connection, entity_id))
+        if (found := self.resolve(entity, scope=scope)) is None:
+            raise NotFound(f"no entity is named {entity!r} in scope {scope!r}")
+        return found
 
     def add_alias(self, entity: EntityRef, alias: str, *, language: str | None = None,
                   scope: str = "default") -> Entity:
@@ -113,14 +108,10 @@ class Ledger:
         return self._write(lambda connection, now, ids: naming.merge(
             connection, now, keep=keep_id, other=other_id, scope=kept.scope))
 
-    # -------------------------------------------------------------- sources and evidence
-
-    def add_source(
-        self, *, text: str, uri: str | None = None, title: str | None = None, kind: str = "text",
-        published_at: TimeInput | None = None, retrieved_at: TimeInput | None = None,
-        trust: Trust = "trusted", scope: str = "default", author: str | None = None, publisher: str | None = None,
-        actor: str | None = None,
-    ) -> Source:
+    def add_source(self, *, text: str, uri: str | None = None, title: str | None = None, kind: str = "text",
+                   published_at: TimeInput | None = None, retrieved_at: TimeInput | None = None,
+                   trust: Trust = "trusted", scope: str = "default", author: str | None = None,
+                   publisher: str | None = None, actor: str | None = None) -> Source:
         """Store a text source (idempotent by content hash); untrusted ones go to quarantine."""
         draft = sources.text_draft(text, kind=kind, uri=uri, title=title, author=author, publisher=publisher,
                                    published_at=published_at, retrieved_at=retrieved_at)
@@ -128,43 +119,36 @@ class Ledger:
 
     def add_draft(self, draft: SourceDraft, *, trust: Trust = "trusted", scope: str = "default",
                   actor: str | None = None) -> Source:
-        """Store a source draft made by an ingester (idempotent by content hash); every call
-        records a retrieval (``Source.retrievals``) by ``actor``."""
+        """Store an ingester's draft (idempotent by content hash), recording a retrieval by ``actor``."""
         scope = sources.quarantine_scope(check_scope(scope), trust)
         sources.check_draft(draft)
         actor = validate.check_actor(actor)
         return self._write(lambda connection, now, ids: sources.store_draft(
             connection, ids, draft, scope=scope, trust=trust, now=now, actor=actor))
 
-    def ingest_pdf(
-        self, path_or_bytes: str | os.PathLike[str] | bytes, *, uri: str | None = None, password: str | None = None,
-        trust: Trust = "trusted", scope: str = "default", max_pages: int | None = None, max_bytes: int | None = None,
-        retrieved_at: TimeInput | None = None,
-    ) -> Source:
-        """Read a PDF (text in reading order, passages with page and bbox) into a source; NeedsOCR,
-        with nothing stored, when no page has a text layer."""
+    def ingest_pdf(self, path_or_bytes: str | os.PathLike[str] | bytes, *, uri: str | None = None,
+                   password: str | None = None, trust: Trust = "trusted", scope: str = "default",
+                   max_pages: int | None = None, max_bytes: int | None = None,
+                   retrieved_at: TimeInput | None = None) -> Source:
+        """Read a PDF into a source; NeedsOCR, with nothing stored, when no page has a text layer."""
         sources.quarantine_scope(check_scope(scope), trust)
         with store.paused_gc():  # a book is tens of thousands of lines and passages
             draft = documents.pdf_draft(path_or_bytes, uri=uri, password=password, max_pages=max_pages,
                                         max_bytes=max_bytes, retrieved_at=retrieved_at)
             return self.add_draft(draft, trust=trust, scope=scope)
 
-    def ingest_html(
-        self, html: str | bytes | os.PathLike[str], *, url: str | None = None, retrieved_at: TimeInput | None = None,
-        encoding: str | None = None, trust: Trust = "trusted", scope: str = "default", max_bytes: int | None = None,
-    ) -> Source:
-        """Read a web page's main text and metadata into a source: its bytes, its HTML as a str, or
-        a file's Path (``url`` then defaults to its ``file:`` URI)."""
+    def ingest_html(self, html: str | bytes | os.PathLike[str], *, url: str | None = None,
+                    retrieved_at: TimeInput | None = None, encoding: str | None = None, trust: Trust = "trusted",
+                    scope: str = "default", max_bytes: int | None = None) -> Source:
+        """Read a web page (bytes, HTML as a str, or a file's Path) into a source."""
         sources.quarantine_scope(check_scope(scope), trust)
         with store.paused_gc():  # reading a page makes a few hundred thousand short-lived objects
             draft = documents.html_draft(html, url=url, retrieved_at=retrieved_at, encoding=encoding,
                                          max_bytes=max_bytes)
         return self.add_draft(draft, trust=trust, scope=scope)
 
-    def ingest_file(
-        self, path: str | os.PathLike[str], *, password: str | None = None, max_pages: int | None = None,
-        max_bytes: int | None = None, trust: Trust = "trusted", scope: str = "default",
-    ) -> Source:
+    def ingest_file(self, path: str | os.PathLike[str], *, password: str | None = None, max_pages: int | None = None,
+                    max_bytes: int | None = None, trust: Trust = "trusted", scope: str = "default") -> Source:
         """Ingest a PDF or HTML file, told apart by its name or else its first bytes."""
         checked = files.checked_path(path, what="ingest_file")
         if files.document_kind(checked) == "pdf":
@@ -198,32 +182,23 @@ class Ledger:
 
     def cite(self, source: SourceRef, quote: str, *, relation: Relation = "supports", prefix: str | None = None,
              suffix: str | None = None, page: int | None = None) -> Citation:
-        """Locate ``quote`` in a stored source as evidence for assert_claim: beside ``prefix``/``suffix``, else its
-        first occurrence (``Citation.occurrences`` counts them); QuoteNotFound if absent."""
+        """Locate ``quote`` in a stored source as evidence for assert_claim (QuoteNotFound if absent)."""
         source_id = SourceId(validate.source_id(source))
         return self._read(lambda connection: sources.cite(
             connection, source_id, quote, relation=relation, prefix=prefix, suffix=suffix, page=page, scope=None))
 
-    # -------------------------------------------------------------- claims
-
-    def assert_claim(
-        self, subject: EntityRef, predicate: str, object: EntityRef | None = None, *, value: Any = None,
-        valid_from: TimeInput | None = None, valid_until: TimeInput | None = None,
-        evidence: Sequence[Citation] | Citation, status: str = "reported", confidence: float | None = None,
-        qualifiers: Mapping[str, Any] | None = None, supersedes: ClaimRef | Sequence[ClaimRef] | None = None,
-        actor: str | None = None, scope: str = "default",
-    ) -> Claim:
-        """Assert a claim backed by evidence; returns it as it stands after the lifecycle rules
-        (a new claim, or the one it corroborated; ``Claim.cause`` says which and what changed)."""
+    def assert_claim(self, subject: EntityRef, predicate: str, object: EntityRef | None = None, *, value: Any = None,
+                     valid_from: TimeInput | None = None, valid_until: TimeInput | None = None,
+                     evidence: Sequence[Citation] | Citation, status: str = "reported", confidence: float | None = None,
+                     qualifiers: Mapping[str, Any] | None = None,
+                     supersedes: ClaimRef | Sequence[ClaimRef] | None = None, actor: str | None = None,
+                     scope: str = "default") -> Claim:
+        """Assert a claim backed by evidence; returns it as the lifecycle rules leave it (see ``Claim.cause``)."""
         draft = ClaimDraft(subject=subject, predicate=predicate, object=object, value=value, valid_from=valid_from,
                            valid_until=valid_until, evidence=evidence, status=status, confidence=confidence,
                            qualifiers=qualifiers, supersedes=supersedes, actor=actor, scope=scope)
-
-        def work(connection: Connection, now: datetime, ids: store.Ids) -> Claim:
-            [claim_id] = write_claims(connection, [draft], now=now, ids=ids)
-            return views.claim_at(connection, claim_id, now)
-
-        return self._write(work)
+        return self._write(lambda connection, now, ids: views.claim_at(
+            connection, write_claims(connection, [draft], now=now, ids=ids)[0], now))
 
     def assert_claims(self, items: Iterable[ClaimDraft | Mapping[str, Any]]) -> list[ClaimId]:
         """Assert many claims (ClaimDrafts or dicts) in one transaction, all or nothing; their ids in order."""
@@ -252,22 +227,14 @@ class Ledger:
         return self._status(lifecycle.supersession(old, new, reason=reason, actor=actor))
 
     def _status(self, change: lifecycle.StatusChange) -> Claim:
-        def work(connection: Connection, now: datetime, ids: store.Ids) -> Claim:
-            lifecycle.apply(connection, change, now=now, ids=ids)
-            return views.claim_at(connection, change.claim_id, now)
+        return self._write(lambda connection, now, ids: views.claim_at(
+            connection, lifecycle.apply(connection, change, now=now, ids=ids), now))
 
-        return self._write(work)
-
-    # -------------------------------------------------------------- reads
-
-    def claims(
-        self, subject: EntityRef | None = None, predicate: str | None = None, *, object: EntityRef | None = None,
-        valid_at: TimeInput | None = None, known_at: TimeInput | None = None,
-        during: tuple[TimeInput, TimeInput] | None = None, statuses: Iterable[str] | None = None,
-        scope: str = "default",
-    ) -> list[Claim]:
-        """Claims true at ``valid_at`` (or overlapping ``during=(a, b)``) as the ledger held them at
-        ``known_at``; both times default to now. Retracted claims only when ``statuses`` asks."""
+    def claims(self, subject: EntityRef | None = None, predicate: str | None = None, *, object: EntityRef | None = None,
+               valid_at: TimeInput | None = None, known_at: TimeInput | None = None,
+               during: tuple[TimeInput, TimeInput] | None = None, statuses: Iterable[str] | None = None,
+               scope: str = "default") -> list[Claim]:
+        """Claims true at ``valid_at`` (or during ``(a, b)``) as held at ``known_at``; both default to now."""
         query = views.claims_query(scope=scope, subject=subject, predicate=predicate, object=object,
                                    valid_at=valid_at, known_at=known_at, during=during, statuses=statuses)
         # with both times given the clock is not read (a historical query needs no "now")
@@ -306,13 +273,11 @@ class Ledger:
     @staticmethod
     def restore(backup: str | os.PathLike[str], path: str | os.PathLike[str] | None = None, *,
                 overwrite: bool = False) -> Path:
-        """Restore a backup into ``path`` (None: ``$LEDGER_URL``, else ``./ledger.db``); refused if it exists,
-        unless ``overwrite``."""
+        """Restore a backup into ``path`` (None: ``$LEDGER_URL``, else ``./ledger.db``) unless it exists."""
         return db.restore_to(backup, db.default_sqlite_file() if path is None else path, overwrite=overwrite)
 
     def rows_besides(self, *, actor: str, source_uri: str, entity: str) -> dict[str, int]:
-        """Counts by kind, in every scope, of the rows besides ``actor``'s claims and the default
-        scope's source at ``source_uri`` and entity ``entity`` (``{}``: nothing else)."""
+        """Counts by kind of the rows besides ``actor``'s claims, ``source_uri``'s source and ``entity``."""
         return self._read(stats.rows_besides_reader(actor=actor, source_uri=source_uri, entity=entity))
 
     def check(self) -> CheckReport:
@@ -321,13 +286,9 @@ class Ledger:
 
         return self._read(run_checks)
 
-    # -------------------------------------------------------------- predicates
-
-    def define_predicate(
-        self, name: str, *, cardinality: Literal["one", "many"] = "one",
-        object_kind: Literal["entity", "value"] = "value", datatype: str | None = None,
-        inverse: str | None = None, description: str | None = None,
-    ) -> PredicateInfo:
+    def define_predicate(self, name: str, *, cardinality: Literal["one", "many"] = "one",
+                         object_kind: Literal["entity", "value"] = "value", datatype: str | None = None,
+                         inverse: str | None = None, description: str | None = None) -> PredicateInfo:
         """Declare a predicate's cardinality and object kind (redefining it replaces the declaration)."""
         declared = predicates.check_definition(name, cardinality=cardinality, object_kind=object_kind,
                                                datatype=datatype, inverse=inverse, description=description)

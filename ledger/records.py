@@ -265,6 +265,17 @@ class Claim:
         return self.valid_from is not None and self.valid_from == self.valid_until
 
     @property
+    def windows(self) -> tuple[tuple[str, datetime, datetime], ...]:
+        """Its bounds known only to the year, as ("valid_from" or "valid_until", earliest, latest)
+        windows [earliest, latest) of the instants they may stand for; what ``explain`` shows of
+        an imprecise claim."""
+        from ledger.timeline import end_window, start_window
+
+        found = (("valid_from", start_window(self.valid_from, self.valid_from_precision)),
+                 ("valid_until", end_window(self.valid_until, self.valid_until_precision)))
+        return tuple((bound, window[0], window[1]) for bound, window in found if window is not None)
+
+    @property
     def object_label(self) -> str:
         """The object's name or the value, as text."""
         return self.object if self.object is not None else str(self.value)

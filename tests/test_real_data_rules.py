@@ -152,6 +152,8 @@ def test_a_query_inside_the_year_of_a_start_is_flagged(ledger: Ledger) -> None:
     ledger.assert_claim("the realm", "monarch", value="Elizabeth", valid_from="1952",
                         evidence=[ledger.cite(note, "She has reigned")])
     assert holders(ledger, "the realm", "monarch", "1952-05-31") == [("Elizabeth", True)]
+    [reign] = ledger.claims("the realm", "monarch")
+    assert ledger.explain(reign).claim.windows == (("valid_from", at("1952-01-01"), at("1953-01-01")),)
     assert holders(ledger, "the realm", "monarch", "1953-03-01") == [("Elizabeth", False)]
 
 

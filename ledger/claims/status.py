@@ -76,12 +76,13 @@ def _checked(claim: object, status: str, *, reason: object, citations: tuple[Cit
                         validate.check_actor(actor), superseded_by)
 
 
-def apply(connection: Connection, change: StatusChange, *, now: datetime, ids: store.Ids) -> None:
-    """Carry out an explicit lifecycle call as new versions."""
+def apply(connection: Connection, change: StatusChange, *, now: datetime, ids: store.Ids) -> int:
+    """Carry out an explicit lifecycle call as new versions; the claim's id."""
     if change.superseded_by is not None:
         check_supersession(connection, change.claim_id, change.superseded_by)
     change_status(connection, change.claim_id, status=change.status, now=now, ids=ids, reason=change.reason,
                   citations=change.citations, actor=change.actor, superseded_by=change.superseded_by)
+    return change.claim_id
 
 
 def change_status(
