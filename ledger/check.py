@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import Connection
 
 from ledger import queries
-from ledger.claims.rules import surely_overlap
+from ledger.claims.intervals import surely_overlap
 from ledger.timeline import from_micros
 
 

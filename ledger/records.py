@@ -251,7 +251,7 @@ class Claim:
     actor: str | None
     evidence_ids: tuple[EvidenceId, ...] = ()
     #: True when the read asked about an instant inside the window of a bound known only to the
-    #: year or month ("held on 1952-05-31?" of a claim "from 1952"): it may or may not hold then.
+    #: year ("held on 1952-05-31?" of a claim "from 1952"): it may or may not hold then.
     imprecise: bool = False
 
     @property

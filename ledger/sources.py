@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import Connection
 
 from ledger import queries, reads, store
-from ledger.claims.rules import Stored, revision_identity
+from ledger.claims.provenance import Stored, revision_identity
 from ledger.entities import check_text, check_utf8_size, quoted
 from ledger.errors import InvalidInput, NotFound
 from ledger.ingest.base import SourceDraft, content_hash, paragraph_passages

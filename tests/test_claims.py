@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ledger.claims.rules import Document, Incoming, Standing, combine_confidence, decide
+from ledger.claims.provenance import Document
+from ledger.claims.rules import Incoming, Standing, combine_confidence, decide
 from ledger.claims.values import canonical_json, encode_value
 from ledger.errors import InvalidInput
 

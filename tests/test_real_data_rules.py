@@ -206,3 +206,55 @@ def test_one_fact_is_read_once_and_covers_the_union_asserted(
 
 def _day(text: str) -> str:
     return text if len(text) > 4 else f"{text}-01-01"
+
+
+def test_a_year_start_that_ends_within_its_year_closes_the_older_value_at_its_start(ledger: Ledger) -> None:
+    a_source = ledger.add_source(text="A has held the office since the 1990s.", publisher="P1")
+    b_source = ledger.add_source(text="B held it early in 2000, until April.", publisher="P2")
+    ledger.assert_claim("office", "holder", value="A", evidence=[ledger.cite(a_source, "A has held")])
+    ledger.assert_claim("office", "holder", value="B", valid_from="2000", valid_until="2000-04",
+                        evidence=[ledger.cite(b_source, "B held it")])
+    assert holders(ledger, "office", "holder", "2000-06-01") == [("A", False)]  # A again after B, once
+    assert holders(ledger, "office", "holder", "1999-06-01") == [("A", False)]
+
+
+def test_a_backfill_that_coalesces_is_undone_with_the_value_it_ended_at(ledger: Ledger, clock: TestClock) -> None:
+    s1 = ledger.add_source(text="A held it 2001-2002.", publisher="P1")
+    s2 = ledger.add_source(text="B has held it since 2005.", publisher="P2")
+    s3 = ledger.add_source(text="A has held it since 2000.", publisher="P3")
+    ledger.assert_claim("X", "holder", value="A", valid_from="2001-01-01", valid_until="2002-01-01",
+                        evidence=[ledger.cite(s1, "A held it")])
+    b = ledger.assert_claim("X", "holder", value="B", valid_from="2005-01-01", evidence=[ledger.cite(s2, "B has held")])
+    clock.tick()
+    a = ledger.assert_claim("X", "holder", value="A", valid_from="2000-01-01", evidence=[ledger.cite(s3, "A has held")])
+    assert a.valid_until == at("2005-01-01") and a.cause is not None and a.cause.did("backfilled-before", b.id)
+    clock.tick()
+    ledger.retract(b, reason="B never held it")
+    assert holders(ledger, "X", "holder", "2010-01-01") == [("A", False)]
+
+
+def test_a_citation_of_an_outdated_version_is_corrected_before_it_coalesces(ledger: Ledger, clock: TestClock) -> None:
+    v1 = ledger.add_source(text="A has held the seat since 2000.", uri="https://city.example/seat")
+    clock.tick()
+    v2 = ledger.add_source(text="B has held the seat since 2000.", uri="https://city.example/seat")
+    other = ledger.add_source(text="A held the seat 2006-2008.", publisher="Almanac")
+    b = ledger.assert_claim("X", "holder", value="B", valid_from="2000-01-01", evidence=[ledger.cite(v2, "B has held")])
+    ledger.assert_claim("X", "holder", value="A", valid_from="2006-01-01", valid_until="2008-01-01",
+                        evidence=[ledger.cite(other, "A held the seat")])
+    clock.tick()
+    old = ledger.assert_claim("X", "holder", value="A", valid_from="2000-01-01", valid_until="2007-01-01",
+                              evidence=[ledger.cite(v1, "A has held")])
+    assert old.never_valid and old.cause is not None and old.cause.kind == "corrected-by" and old.cause.claim == b.id
+
+
+def test_an_extension_past_a_closing_makes_the_claim_hold_again(ledger: Ledger, clock: TestClock) -> None:
+    first = ledger.add_source(text="A from 2000.", publisher="P1")
+    page = ledger.add_source(text="B from 2005.", uri="https://x.example/b")
+    third = ledger.add_source(text="A until 2009.", publisher="P3")
+    ledger.assert_claim("X", "holder", value="A", valid_from="2000-01-01", evidence=[ledger.cite(first, "A from")])
+    ledger.assert_claim("X", "holder", value="B", valid_from="2005-01-01", evidence=[ledger.cite(page, "B from")])
+    clock.tick()
+    grown = ledger.assert_claim("X", "holder", value="A", valid_from="2004-01-01", valid_until="2009-01-01",
+                                evidence=[ledger.cite(third, "A until")])
+    # it holds again where B is said to hold too: a conflict over 2005-2009, not a closed claim
+    assert grown.valid_until == at("2009-01-01") and grown.status == "disputed"

@@ -7,22 +7,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from ledger.claims.rules import (
-    Competitor,
-    Held,
-    Linked,
-    Restoration,
-    State,
-    Stored,
-    count_independent,
-    document_keys,
-    first_clash,
-    independent_sources,
-    promoted,
-    restore,
-    revision_identity,
-    settled_status,
-)
+from ledger.claims.intervals import hull
+from ledger.claims.provenance import Stored, count_independent, document_keys, independent_sources, revision_identity
+from ledger.claims.restore import Competitor, Linked, Restoration, State, restore
+from ledger.claims.rules import Held, first_clash, promoted, settled_status
 from ledger.records import Cause, ClaimId
 
 
@@ -175,3 +163,7 @@ U = "https://port.example/notice"
 def test_revision_identity(found: list[Stored], content: str, uri: str | None, retrieved: datetime | None,
                            expected: tuple[int | None, int | None]) -> None:
     assert revision_identity(found, content_hash=content, uri=uri, retrieved_at=retrieved) == expected
+
+
+def test_hull_keeps_the_finer_precision_of_one_instant_given_twice() -> None:
+    assert hull((d(2000), None, "year", None), (d(2000), d(2004), "day", "day")) == (d(2000), None, "day", None)

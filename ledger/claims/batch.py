@@ -14,19 +14,18 @@ from sqlalchemy import Connection
 
 from ledger import store
 from ledger.claims.draft import Prepared
+from ledger.claims.intervals import Interval
+from ledger.claims.provenance import SourceFacts, document, independent_sources
 from ledger.claims.rules import (
     Change,
     Decision,
-    Interval,
-    SourceFacts,
     Standing,
     combine_confidence,
     default_confidence,
-    document,
-    independent_sources,
     promoted,
 )
 from ledger.records import Cause, Citation
+
 
 @dataclass(slots=True)
 class Live:

@@ -13,18 +13,11 @@ from sqlalchemy import Connection, bindparam, or_, select
 from ledger import store, validate
 from ledger.claims.batch import Batch, Live, change, flush
 from ledger.claims.batch import link as link_row
+from ledger.claims.intervals import Interval
 from ledger.claims.load import CLAIM_KEY, check_citations, entity_scopes
-from ledger.claims.rules import (
-    Competitor,
-    Held,
-    Interval,
-    Linked,
-    State,
-    first_clash,
-    functional,
-    independent_sources,
-    restore,
-)
+from ledger.claims.provenance import independent_sources
+from ledger.claims.restore import Competitor, Linked, State, restore
+from ledger.claims.rules import Held, first_clash, functional
 from ledger.errors import Conflict, InvalidInput, ScopeMismatch
 from ledger.records import Cause, CauseKind, Citation, ClaimId
 

@@ -22,14 +22,20 @@ from ledger.claims.batch import (
 )
 from ledger.claims.batch import link as link_row
 from ledger.claims.draft import ClaimDraft, Prepared, prepare
-from ledger.claims.load import CLAIM_KEY, check_citations, load_standing, resolve_entities
+from ledger.claims.load import (
+    CLAIM_KEY,
+    check_citations,
+    load_standing,
+    resolve_entities,
+)
+from ledger.claims.provenance import document
 from ledger.claims.rules import (
     Change,
     Decision,
     Incoming,
     decide,
-    document,
     functional,
+    promoted,
     settled_status,
 )
 from ledger.claims.values import NUMBER_TYPES
@@ -90,9 +96,12 @@ def _write_claims(
             target = next(c for c in candidates if c.claim_id == decision.corroborates)
             corroborate(batch, target, item, facts)
             if decision.extends is not None:  # the same statement over a meeting or overlapping interval
-                change(batch, target, status="disputed" if decision.disputed else target.status,
-                       interval=decision.extends, cause=Cause("extended", sources=target.independent_sources(facts)),
-                       reason=None, actor=item.actor)
+                independent = target.independent_sources(facts)
+                status = "disputed" if decision.disputed else target.status
+                if status == "superseded":  # it holds again past where it was closed
+                    status = promoted("reported", independent)
+                change(batch, target, status=status, interval=decision.extends, reason=None, actor=item.actor,
+                       cause=Cause("extended", effects=decision.cause.effects, sources=independent))
             disputed_by_rivals = target.status == "disputed" and _rivals(target, group)
             _apply(batch, decision, target.claim_id, item, by_id)  # claims it names in supersedes=
             if disputed_by_rivals and not _rivals(target, group):  # the named claims were its rivals

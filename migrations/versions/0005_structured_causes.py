@@ -102,10 +102,52 @@ def upgrade() -> None:
                                     ['cause_claim_id'], ['id'])
 
 
-def downgrade() -> None:
-    from ledger.records import render_cause
-    from ledger.store import decode_cause
+_TEXT = {  # kind → sentence: how ledger rendered causes when this revision was written
+    "closed-by": "closed by a later value (claim {})", "superseded-by": "superseded explicitly (claim {})",
+    "corrected-by": "corrected by its own source (claim {})",
+    "contradicted-by": "contradicted by an independent source (claim {})",
+    "contradicted-in-source": "contradicted within its own source (claim {})",
+    "coalesced-into": "coalesced into claim {}",
+    "retracted-with": "retracted: claim {} was retracted", "restored-after": "restored: claim {} was retracted",
+}
+_EFFECT_TEXT = {
+    "supersedes": "supersedes explicitly", "backfilled-before": "backfilled: ends where claim {} starts",
+    "updates": "updates claim {}", "corrects": "corrects claim {}", "conflicts-with": "conflicts with claim {}",
+    "conflicts-in-source": "conflicts with claim {} in the same source", "resumes": "resumes claim {}",
+    "resumes-after": "after claim {} ends",
+}
 
+
+def render(kind: str, claim: int | None, detail: dict[str, Any] | None) -> str:
+    """The sentence earlier revisions stored for a structured cause (the inverse of ``parse``).
+
+    A copy, not an import of ledger's renderer: what a downgrade writes must not change when
+    ledger's wording does."""
+    detail = detail or {}
+    effects = detail.get("effects", [])
+    if kind in _TEXT:
+        return _TEXT[kind].format(claim)
+    if kind in ("corroborated", "extended"):
+        sources = detail.get("sources")
+        if kind == "corroborated":
+            return "corroborated" if sources is None else f"corroborated by {sources} independent source(s)"
+        counted = "" if sources is None else f" ({sources} independent source(s))"
+        return f"extended: the same value asserted over a meeting or overlapping interval{counted}"
+    if kind == "settled":
+        return "dispute settled: claim " + ", ".join(str(c) for _, c in effects) + " superseded"
+    if kind != "asserted" or not effects:
+        return kind
+    parts: list[str] = []
+    for effect, related in effects:
+        text = _EFFECT_TEXT[effect].format(related)
+        if effect == "resumes-after" and parts:
+            parts[-1] += " " + text
+        else:
+            parts.append(text)
+    return "asserted; " + "; ".join(parts)
+
+
+def downgrade() -> None:
     with op.batch_alter_table('claim_versions', schema=None) as batch_op:
         batch_op.drop_constraint(batch_op.f('fk_claim_versions_cause_claim_id_claims'), type_='foreignkey')
         batch_op.alter_column('cause', existing_type=sa.String(length=32), type_=sa.Text(), existing_nullable=True)
@@ -114,7 +156,7 @@ def downgrade() -> None:
     connection = op.get_bind()
     rows = connection.execute(sa.select(versions.c.id, versions.c.cause, versions.c.cause_claim_id,
                                         versions.c.cause_detail).where(versions.c.cause.is_not(None))).all()
-    texts = [{"key": row[0], "text": render_cause(cause)} for row in rows if (cause := decode_cause(*row[1:]))]
+    texts = [{"key": key, "text": render(kind, claim, detail)} for key, kind, claim, detail in rows]
     if texts:
         connection.execute(versions.update().where(versions.c.id == sa.bindparam("key"))
                            .values(cause=sa.bindparam("text")), texts)
