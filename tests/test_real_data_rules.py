@@ -258,3 +258,13 @@ def test_an_extension_past_a_closing_makes_the_claim_hold_again(ledger: Ledger, 
                                 evidence=[ledger.cite(third, "A until")])
     # it holds again where B is said to hold too: a conflict over 2005-2009, not a closed claim
     assert grown.valid_until == at("2009-01-01") and grown.status == "disputed"
+
+
+def test_a_revision_corrects_nothing_under_a_many_valued_predicate(ledger: Ledger, clock: TestClock) -> None:
+    ledger.define_predicate("speaks", cardinality="many")
+    page = ledger.add_source(text="She speaks Polish.", uri="https://cv.example/anna")
+    clock.tick()
+    revised = ledger.add_source(text="She speaks Polish and Czech.", uri="https://cv.example/anna")
+    ledger.assert_claim("Anna", "speaks", value="Czech", evidence=[ledger.cite(revised, "Czech")])
+    polish = ledger.assert_claim("Anna", "speaks", value="Polish", evidence=[ledger.cite(page, "Polish")])
+    assert not polish.never_valid and sorted(c.value for c in ledger.claims("Anna", "speaks")) == ["Czech", "Polish"]

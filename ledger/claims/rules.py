@@ -125,7 +125,7 @@ def decide(
     The same statement over an interval that meets or overlaps one already held corroborates
     that claim and extends it to the union of both (claims it now bridges are coalesced into
     it); under a functional predicate only intervals that surely overlap, beyond the windows of
-    their year or month bounds, conflict, update or correct each other.
+    their bounds known only to the year, conflict, update or correct each other.
     """
     live = [s for s in standing if not s.empty]
     changes: list[Change] = []
@@ -145,8 +145,8 @@ def decide(
             nearest = min(later, key=lambda s: (s.valid_from, s.claim_id))
             closing, precision = _closing(nearest.valid_from, nearest.valid_from_precision)
             interval = (new.valid_from, closing, new.valid_from_precision, precision)
-    corrector = next((s for s in others if surely_overlap(interval, s.interval) and not _starts_later(new, s)
-                      and corrects(s.documents, new.documents)), None)
+    corrector = next((s for s in others if functional and surely_overlap(interval, s.interval)
+                      and not _starts_later(new, s) and corrects(s.documents, new.documents)), None)
     if corrector is not None:  # an older version of a document whose newer version is held already
         return Decision(changes=tuple(changes), links=(*links, LinkDraft("supersedes", corrector.claim_id, None)),
                         cause=Cause("corrected-by", ClaimId(corrector.claim_id)),
