@@ -99,10 +99,8 @@ def create(
         # as if each independent source had been cited in turn: 1 - (1 - c)^n
         claim.confidence = 1.0 - (1.0 - confidence) ** independent
     if decision.corrected_at is not None:  # corrected already: it holds at no time
-        at = decision.corrected_at
-        precision = claim.valid_from_precision if claim.valid_from is not None else "second"
-        claim.valid_from, claim.valid_until = at, at
-        claim.valid_from_precision = claim.valid_until_precision = precision
+        (claim.valid_from, claim.valid_until, claim.valid_from_precision,
+         claim.valid_until_precision) = emptied(claim, decision.corrected_at)
         claim.status = "superseded"
     elif decision.disputed or len(supporting) < len(item.citations):  # contradicting evidence came along
         claim.status = "disputed"
@@ -164,10 +162,16 @@ def change_interval(change: Change, target: Live) -> Interval | None:
     """The interval (with precisions) a rule's change gives ``target``, None to keep its own."""
     if change.keeps_interval:
         return None
-    if change.valid_from == change.valid_until:  # superseded as a whole: [t, t)
-        precision = target.valid_from_precision if target.valid_from is not None else "second"
-        return change.valid_from, change.valid_until, precision, precision
+    if change.valid_from == change.valid_until and change.valid_from is not None:  # superseded as a whole
+        return emptied(target, change.valid_from)
     return change.valid_from, change.valid_until, target.valid_from_precision, change.end_precision
+
+
+def emptied(claim: Live, at: datetime) -> Interval:
+    """The empty interval [at, at) of a claim superseded as a whole: it holds at no time. Its
+    bounds keep the precision of the claim's start (an instant, for a claim without one)."""
+    precision = claim.valid_from_precision if claim.valid_from is not None else "second"
+    return at, at, precision, precision
 
 
 def link(kind: str, source: int, target: int, scope: str, actor: str | None,

@@ -11,7 +11,7 @@ from typing import Any, cast
 from sqlalchemy import Connection, bindparam, or_, select
 
 from ledger import store, validate
-from ledger.claims.batch import Batch, Live, change, flush
+from ledger.claims.batch import Batch, Live, change, emptied, flush
 from ledger.claims.batch import link as link_row
 from ledger.claims.intervals import Interval
 from ledger.claims.load import CLAIM_KEY, check_citations, entity_scopes
@@ -102,9 +102,7 @@ def change_status(
     if status == "confirmed" and row["status"] == "superseded":
         status = "superseded"  # it held until a newer value began: the confirmation is recorded, it stays closed
     if superseded_by is not None:
-        at = target.valid_from if target.valid_from is not None else now
-        precision = target.valid_from_precision if target.valid_from is not None else "second"
-        interval = (at, at, precision, precision)
+        interval = emptied(target, target.valid_from if target.valid_from is not None else now)
         cause = Cause("superseded-by", ClaimId(superseded_by))
         batch.links.append(link_row("supersedes", superseded_by, claim, scope, actor, reason))
     change(batch, target, status=status, interval=interval, cause=cause, reason=reason, actor=actor)
