@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import Connection
 
-from ledger import queries
+from ledger import queries, store
 from ledger.claims.intervals import surely_overlap
-from ledger.timeline import from_micros
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,10 +33,25 @@ class CheckReport:
         return not self.findings
 
 
-Describe = Callable[[Mapping[Any, Any]], str]
+class SqlCheck(NamedTuple):
+    """A named query whose rows break an invariant: how to describe one, and (where the query
+    finds candidates a rule must still judge) which of them to keep."""
 
-#: Named query → (check name, how to describe one row it returns).
-SQL_CHECKS: tuple[tuple[str, str, Describe], ...] = (
+    query: str
+    check: str
+    describe: Callable[[Mapping[Any, Any]], str]
+    keep: Callable[[Mapping[Any, Any]], bool] | None = None
+
+
+def _surely_overlapping(row: Mapping[Any, Any]) -> bool:
+    """Whether a pair the overlap query found overlaps beyond its year-precision windows."""
+    time = store.stored_time
+    a = (time(row["a_from"]), time(row["a_until"]), row["a_from_precision"], row["a_until_precision"])
+    b = (time(row["b_from"]), time(row["b_until"]), row["b_from_precision"], row["b_until_precision"])
+    return surely_overlap(a, b)
+
+
+SQL_CHECKS: tuple[SqlCheck, ...] = tuple(SqlCheck(*entry) for entry in (
     ("check_unsupported_claims", "claims have supporting evidence",
      lambda r: f"claim {r['claim_id']} ({r['status']}) has no supporting evidence and is not retracted"),
     ("check_evidence_excerpts", "excerpts slice out of their sources",
@@ -50,20 +63,10 @@ SQL_CHECKS: tuple[tuple[str, str, Describe], ...] = (
      lambda r: f"versions {r['first_version_id']} and {r['second_version_id']} of claim {r['claim_id']} overlap"),
     ("check_functional_overlap", "one undisputed value per functional predicate at a time",
      lambda r: f"claims {r['first_claim_id']} and {r['second_claim_id']} ({r['predicate']}) overlap in valid "
-               f"time without being disputed"),
+               f"time without being disputed", _surely_overlapping),
     ("check_scope_leaks", "no row references another scope",
      lambda r: f"{r['kind']} {r['id']} in scope {r['scope']!r} references scope {r['other_scope']!r}"),
-)
-
-
-def _surely_overlapping(row: Mapping[Any, Any]) -> bool:
-    """Whether a pair the overlap query found overlaps beyond its year-precision windows."""
-    def time(value: Any) -> datetime | None:
-        return from_micros(value) if isinstance(value, int) else value
-
-    a = (time(row["a_from"]), time(row["a_until"]), row["a_from_precision"], row["a_until_precision"])
-    b = (time(row["b_from"]), time(row["b_until"]), row["b_from_precision"], row["b_until_precision"])
-    return surely_overlap(a, b)
+))
 
 
 def run_checks(connection: Connection) -> CheckReport:
@@ -78,10 +81,8 @@ def run_checks(connection: Connection) -> CheckReport:
         checks.append("sqlite foreign_key_check")
         for table, rowid, parent, _ in connection.exec_driver_sql("PRAGMA foreign_key_check"):
             findings.append(Finding("sqlite foreign_key_check", f"{table} row {rowid} points at a missing {parent} row"))
-    for name, check, describe in SQL_CHECKS:
+    for query, check, describe, keep in SQL_CHECKS:
         checks.append(check)
-        rows: Iterable[Mapping[Any, Any]] = queries.run(connection, name).mappings()
-        if name == "check_functional_overlap":
-            rows = (row for row in rows if _surely_overlapping(row))
-        findings.extend(Finding(check, describe(row)) for row in rows)
+        rows = queries.run(connection, query).mappings()
+        findings.extend(Finding(check, describe(row)) for row in rows if keep is None or keep(row))
     return CheckReport(checks=tuple(checks), findings=tuple(findings))

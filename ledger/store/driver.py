@@ -186,6 +186,14 @@ def rows(connection: Connection, statement: Select[Any], params: Mapping[str, An
     return found
 
 
+def stored_time(value: Any) -> datetime | None:
+    """A time column read past SQLAlchemy's processing (microseconds on SQLite, timestamptz on
+    PostgreSQL) as an aware UTC datetime."""
+    if value is None:
+        return None
+    return from_micros(value) if isinstance(value, int) else cast(datetime, value).astimezone(UTC)
+
+
 _RESULT_PLANS: dict[Select[Any], tuple[tuple[str, ...], tuple[str, ...]]] = {}
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import (
     Connection,
@@ -24,8 +24,8 @@ from ledger.store.driver import (
     retrievals,
     run,
     sources,
+    stored_time,
 )
-from ledger.timeline import from_micros
 
 _SOURCE = select(sources).where(sources.c.id == bindparam("id"))
 _SEEN_AT = func.coalesce(sources.c.retrieved_at, sources.c.recorded_at).label("seen_at")
@@ -51,7 +51,7 @@ def sources_by_hash_or_uri(
 ) -> list[tuple[int, str, str | None, datetime]]:
     """(id, content_hash, uri, when retrieved or else stored) of the sources in ``scope`` with these
     bytes and of the newest revision under ``uri``. A new document costs one small statement."""
-    return [(row[0], row[1], row[2], from_micros(row[3]) if isinstance(row[3], int) else row[3])
+    return [(row[0], row[1], row[2], cast(datetime, stored_time(row[3])))  # recorded_at is never NULL
             for row in run(connection, _BY_HASH_OR_URI, {"scope": scope, "hash": content_hash, "uri": uri})]
 
 
