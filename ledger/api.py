@@ -6,34 +6,53 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal
 
-from sqlalchemy import Engine
-
-from ledger import db, documents, files, naming, predicates, reads, sources, stats, store, validate, views
+from ledger import (
+    db,
+    documents,
+    files,
+    naming,
+    predicates,
+    reads,
+    sources,
+    stats,
+    store,
+    validate,
+    views,
+)
 from ledger.check import CheckReport
 from ledger.claims import status as lifecycle
 from ledger.claims.draft import ClaimDraft, drafts
 from ledger.claims.write import write_claims
 from ledger.entities import check_name, check_text, normalize_name
 from ledger.errors import InvalidInput, NotFound
+from ledger.facets.base import Facet
 from ledger.ingest.base import SourceDraft
-from ledger.records import (STATUSES, Audit, Citation, Claim, ClaimId, Entity, Explanation, Passage, PredicateInfo,
-                            Relation, Source, SourceId, StaleEvidence, Trust)
+from ledger.records import (
+    STATUSES,
+    Audit,
+    Citation,
+    Claim,
+    ClaimId,
+    Entity,
+    Explanation,
+    Passage,
+    PredicateInfo,
+    Relation,
+    Source,
+    SourceId,
+    StaleEvidence,
+    Trust,
+)
 from ledger.timeline import Clock, LedgerClock, TimeInput
 from ledger.validate import ClaimRef, EntityRef, SourceRef, check_scope
 
 
-
-class Ledger:
+class Ledger(Facet):
     """A claim ledger on one database. Open with ``Ledger.open()``; use as a context manager."""
-
-    def __init__(self, engine: Engine, *, clock: Clock | None = None) -> None:
-        self._db = db.Transactions(engine, clock)
-        self._write, self._read = self._db.write, self._db.read
 
     @classmethod
     def open(cls, url_or_path: str | os.PathLike[str] | None = None, *, clock: Clock | None = None,
@@ -63,10 +82,6 @@ class Ledger:
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None) -> None:
         self.close()
-
-    def now(self) -> datetime:
-        """The ledger clock's current reading (the default for valid_at and known_at)."""
-        return self._db.now()
 
     def entity(self, name: str, *, kind: str | None = None, aliases: Iterable[str] = (),
                scope: str = "default") -> Entity:

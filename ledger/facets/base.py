@@ -1,0 +1,32 @@
+"""What every part of the facade shares: the database's transactions and the ledger clock."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import TypeVar
+
+from sqlalchemy import Connection, Engine
+
+from ledger import db
+from ledger.store import Ids
+from ledger.timeline import Clock
+
+T = TypeVar("T")
+
+
+class Facet:
+    """The base of each facade part: ``_write``/``_read`` run one transaction; ``now()`` reads the clock."""
+
+    def __init__(self, engine: Engine, *, clock: Clock | None = None) -> None:
+        self._db = db.Transactions(engine, clock)
+
+    def _write(self, work: Callable[[Connection, datetime, Ids], T]) -> T:
+        return self._db.write(work)
+
+    def _read(self, work: Callable[[Connection], T], *, single_statement: bool = False) -> T:
+        return self._db.read(work, single_statement=single_statement)
+
+    def now(self) -> datetime:
+        """The ledger clock's current reading (the default for valid_at and known_at)."""
+        return self._db.now()
