@@ -21,7 +21,9 @@ from ledger.errors import (
     QuoteNotFound,
     ScopeMismatch,
     StoreError,
+    UnknownName,
 )
+from ledger.search import SearchHit, Suggestion
 from ledger.records import (
     Audit,
     Cause,
@@ -76,8 +78,11 @@ __all__ = [
     "QuoteNotFound",
     "Retrieval",
     "ScopeMismatch",
+    "SearchHit",
     "Source",
     "SourceId",
     "StaleEvidence",
     "StoreError",
+    "Suggestion",
+    "UnknownName",
 ]
