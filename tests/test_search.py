@@ -193,3 +193,25 @@ def test_snippet_shows_the_words_found() -> None:
 def test_folding_is_idempotent(text: str) -> None:
     once = search_fold(text)
     assert search_fold(once) == once
+
+
+def test_the_command_line_searches_suggests_and_rebuilds(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from typer.testing import CliRunner
+
+    from ledger.cli import app
+
+    path = str(tmp_path / "cli.db")
+    with Ledger.open(path) as ledger:
+        doc = ledger.add_source(text=CHINESE, title="北大")
+        ledger.assert_claim("北京大学", "founded", value=1898, evidence=ledger.cite(doc, "北京大学是中国最古老的大学之一"))
+    runner = CliRunner()
+    found = runner.invoke(app, ["search", "古老", "--kind", "evidence", "--json", "--db", path])
+    assert found.exit_code == 0 and [h["kind"] for h in json.loads(found.stdout)] == ["evidence"]
+    table = runner.invoke(app, ["search", "古老", "--db", path])
+    assert table.exit_code == 0 and "北大" in table.stdout
+    suggested = runner.invoke(app, ["suggest", "北京大字", "--json", "--db", path])
+    assert [s["name"] for s in json.loads(suggested.stdout)] == ["北京大学"]
+    assert runner.invoke(app, ["search", "--rebuild", "--db", path]).exit_code == 0
+    assert runner.invoke(app, ["search", "x", "--kind", "nope", "--db", path]).exit_code == 2

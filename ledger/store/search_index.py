@@ -242,15 +242,16 @@ def _extensions_schema(connection: Connection) -> str:
             cursor.execute("SELECT coalesce((SELECT nspname FROM pg_namespace WHERE nspname = 'public'), "
                            "current_schema())")
             found = cursor.fetchone()
-        schema = '"' + str(found[0]).replace('"', '""') + '"'
+        name = str(found[0]) if found else "public"
+        schema = '"' + name.replace('"', '""') + '"'
         cursor.execute(f"CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA {schema}")
         cursor.execute(_EXTENSION_SCHEMA, ("unaccent",))
         if cursor.fetchone() is None:
             cursor.execute(f"CREATE EXTENSION IF NOT EXISTS unaccent SCHEMA {schema}")
         cursor.execute(_EXTENSION_SCHEMA, ("unaccent",))
-        (unaccent,) = cursor.fetchone()
-        if unaccent != found[0]:
-            raise StoreError(f"pg_trgm is in schema {found[0]!r} and unaccent in {unaccent!r}; "
+        unaccent = cursor.fetchone()
+        if unaccent is None or unaccent[0] != name:
+            raise StoreError(f"pg_trgm is in schema {name!r} and unaccent in {unaccent and unaccent[0]!r}; "
                              f"ledger's search needs both in one schema")
         return schema
     finally:
