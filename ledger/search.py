@@ -21,6 +21,8 @@ from ledger.text.fuzzy import similarity
 
 HitKind = Literal["entity", "claim", "evidence", "passage"]
 HIT_KINDS: tuple[HitKind, ...] = ("entity", "claim", "evidence", "passage")
+_CODES = {"entity": search_index.ALIAS, "claim": search_index.CLAIM, "passage": search_index.PASSAGE}
+_EVIDENCE = 2  # an evidence hit's key: id * 4 + 2 (found through passages, not indexed itself)
 MatchMode = Literal["all", "any"]
 SNIPPET_LENGTH = 160
 #: A fuzzy suggestion below this similarity (difflib ratio of folded names) is not offered.
@@ -93,23 +95,28 @@ def search(
     terms = query_terms(text)
     if not terms:
         return []
-    codes = sorted({search_index.KINDS[k] for k in kinds})
-    # an entity has one document per alias: fetch more so that `limit` entities remain
-    fetch = limit * 3 if search_index.ALIAS in codes else limit
-    found = search_rows.find_documents(connection, terms, mode=match, scope=scope, kinds=codes, valid=valid_at,
-                                       known=known_at, limit=fetch)
+    wanted = set(kinds)
+    codes = sorted(_CODES[k] for k in wanted if k in _CODES)
+    found: list[tuple[int, float]] = []
+    if codes:  # an entity has one document per alias: fetch more so that `limit` entities remain
+        found += search_rows.find_documents(connection, terms, mode=match, scope=scope, kinds=codes,
+                                            valid=valid_at, known=known_at,
+                                            limit=limit * 3 if search_index.ALIAS in codes else limit)
+    if "evidence" in wanted:  # an excerpt may overlap two passages: fetch more so that `limit` remain
+        found += search_rows.find_documents(connection, terms, mode=match, scope=scope, kinds=(), valid=valid_at,
+                                            known=known_at, limit=limit * 2, evidence=True)
+        found.sort(key=lambda hit: -hit[1])
     details = search_rows.document_details(connection, [key for key, _ in found])
     hits: list[SearchHit] = []
-    seen_entities: set[int] = set()
+    seen: set[tuple[str, int]] = set()
     for key, score in found:
         row = details.get(key)
         if row is None:
             continue
         hit = _hit(key % 4, row, score, scope, terms)
-        if hit.kind == "entity":
-            if hit.id in seen_entities:
-                continue
-            seen_entities.add(hit.id)
+        if (hit.kind, hit.id) in seen:  # an entity's second alias; an excerpt's second passage
+            continue
+        seen.add((hit.kind, hit.id))
         hits.append(hit)
         if len(hits) == limit:
             break
@@ -126,7 +133,7 @@ def _hit(kind: int, row: Mapping[str, Any], score: float, scope: str, terms: Seq
                          scope, claim_id=row["id"])
     source = {"source_id": row["source_id"], "source_title": row["title"], "source_uri": row["uri"],
               "page": row["page"]}
-    if kind == search_index.EVIDENCE:
+    if kind == _EVIDENCE:
         return SearchHit("evidence", row["id"], snippet(row["excerpt"], terms), score, scope,
                          claim_id=row["claim_id"], **source)
     return SearchHit("passage", row["id"], snippet(row["text"], terms), score, scope, **source)

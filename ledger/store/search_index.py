@@ -1,7 +1,9 @@
-"""The search index's schema: one document per alias, claim, evidence excerpt and passage, kept
-in step by triggers on the tables they come from (migration 0009 creates it from here).
+"""The search index's schema: one document per alias, claim and passage (migration 0009 creates
+it from here). Evidence excerpts are found through the passages they lie in (DESIGN.md: passages
+are the units search works on): an excerpt is text of its source, so indexing it again would
+double the index for nothing (measured: 75% of the index, and of its upkeep, on bulk writes).
 
-A document's key is ``id * 4 + kind`` (0 alias, 1 claim, 2 evidence, 3 passage), its body the
+A document's key is ``id * 4 + kind`` (0 alias, 1 claim, 3 passage; 2 is unused), its body the
 searchable text folded by ``ledger_fold`` (SQLite: the Python function ``text.fold.search_fold``
 that ``db`` registers on every connection; PostgreSQL: ``lower(unaccent(text))``).
 
@@ -29,8 +31,7 @@ from sqlalchemy import Connection
 
 from ledger.errors import StoreError
 
-ALIAS, CLAIM, EVIDENCE, PASSAGE = 0, 1, 2, 3
-KINDS = {"entity": ALIAS, "claim": CLAIM, "evidence": EVIDENCE, "passage": PASSAGE}
+ALIAS, CLAIM, PASSAGE = 0, 1, 3
 #: Tables the search index consists of, which are not in ``ledger.model`` (they differ by database).
 TABLES = frozenset({"search_index", "search_names", "search_documents"})
 
@@ -73,9 +74,6 @@ _SQLITE_ROWS = {
                  "FROM aliases")),
     "claims": (("search_index(rowid, body, scope)",
                 f"SELECT claims.id * 4 + 1, ledger_fold({_claim_body('claims')}), claims.scope FROM claims"),),
-    "evidence": (("search_index(rowid, body, scope)",
-                  "SELECT evidence.id * 4 + 2, ledger_fold(evidence.excerpt), s.scope "
-                  "FROM evidence JOIN sources s ON s.id = evidence.source_id"),),
     "passages": (("search_index(rowid, body, scope)",
                   f"SELECT passages.id * 4 + 3, ledger_fold({_passage_text('passages', 's')}), s.scope "
                   f"FROM passages JOIN sources s ON s.id = passages.source_id"),),
@@ -103,28 +101,18 @@ SQLITE_CREATE = (
     f"DELETE FROM search_index WHERE rowid IN (SELECT c.id * 4 + 1 {_CLAIMS_OF_ENTITY}); "
     + _sqlite_insert(f"SELECT c.id * 4 + 1, ledger_fold({_claim_body('c')}), c.scope {_CLAIMS_OF_ENTITY}")
     + " END",
-    # evidence: the excerpt, in its source's scope (the source is stored before its evidence)
-    "CREATE TRIGGER search_evidence_au AFTER UPDATE OF excerpt, source_id ON evidence BEGIN "
-    + _sqlite_delete("OLD.id * 4 + 2")
-    + _sqlite_insert("SELECT NEW.id * 4 + 2, ledger_fold(NEW.excerpt), s.scope FROM sources s "
-                     "WHERE s.id = NEW.source_id") + " END",
-    "CREATE TRIGGER search_evidence_ad AFTER DELETE ON evidence BEGIN " + _sqlite_delete("OLD.id * 4 + 2") + " END",
-    # passages: their span of the source's text
     "CREATE TRIGGER search_passages_ad AFTER DELETE ON passages BEGIN " + _sqlite_delete("OLD.id * 4 + 3") + " END",
     # a source whose text or scope changes (erasure, promotion) takes its passages and excerpts along
     "CREATE TRIGGER search_sources_au AFTER UPDATE OF text, scope ON sources BEGIN "
-    "DELETE FROM search_index WHERE rowid IN (SELECT p.id * 4 + 3 FROM passages p WHERE p.source_id = NEW.id) "
-    "OR rowid IN (SELECT e.id * 4 + 2 FROM evidence e WHERE e.source_id = NEW.id); "
+    "DELETE FROM search_index WHERE rowid IN (SELECT p.id * 4 + 3 FROM passages p WHERE p.source_id = NEW.id); "
     + _sqlite_insert(f"SELECT p.id * 4 + 3, ledger_fold({_passage_text('p', 'NEW')}), NEW.scope FROM passages p "
-                     f"WHERE p.source_id = NEW.id")
-    + _sqlite_insert("SELECT e.id * 4 + 2, ledger_fold(e.excerpt), NEW.scope FROM evidence e "
-                     "WHERE e.source_id = NEW.id") + " END",
+                     f"WHERE p.source_id = NEW.id") + " END",
 )
 
 SQLITE_DROP = (
     *(f"DROP TRIGGER IF EXISTS {name}" for name in (
         "search_aliases_au", "search_aliases_ad", "search_claims_au", "search_claims_ad", "search_entities_au",
-        "search_evidence_au", "search_evidence_ad", "search_passages_ad", "search_sources_au")),
+        "search_passages_ad", "search_sources_au")),
     "DROP TABLE IF EXISTS search_index",
     "DROP TABLE IF EXISTS search_names",
 )
@@ -164,27 +152,18 @@ def _postgres_create(ext: str) -> tuple[str, ...]:
     + _CLAIMS_OF_ENTITY + "); "
     f"{_PG_DOC} SELECT c.id::bigint * 4 + 1, c.scope, ledger_claim_search_body(c) {_CLAIMS_OF_ENTITY}; "
     "RETURN NULL; END $$",
-    "CREATE FUNCTION ledger_search_evidence() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
-    "DELETE FROM search_documents WHERE id = OLD.id::bigint * 4 + 2; "
-    f"IF TG_OP = 'UPDATE' THEN {_PG_DOC} SELECT NEW.id::bigint * 4 + 2, s.scope, ledger_fold(NEW.excerpt) "
-    "FROM sources s WHERE s.id = NEW.source_id; END IF; RETURN NULL; END $$",
     "CREATE FUNCTION ledger_search_passages() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
     "DELETE FROM search_documents WHERE id = OLD.id::bigint * 4 + 3; RETURN NULL; END $$",
     "CREATE FUNCTION ledger_search_sources() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
-    "DELETE FROM search_documents WHERE id IN (SELECT p.id::bigint * 4 + 3 FROM passages p WHERE p.source_id = NEW.id) "
-    "OR id IN (SELECT e.id::bigint * 4 + 2 FROM evidence e WHERE e.source_id = NEW.id); "
+    "DELETE FROM search_documents WHERE id IN (SELECT p.id::bigint * 4 + 3 FROM passages p WHERE p.source_id = NEW.id); "
     f"{_PG_DOC} SELECT p.id::bigint * 4 + 3, NEW.scope, ledger_fold({_passage_text('p', 'NEW')}) FROM passages p "
-    "WHERE p.source_id = NEW.id; "
-    f"{_PG_DOC} SELECT e.id::bigint * 4 + 2, NEW.scope, ledger_fold(e.excerpt) FROM evidence e "
-    "WHERE e.source_id = NEW.id; RETURN NULL; END $$",
+    "WHERE p.source_id = NEW.id; RETURN NULL; END $$",
     "CREATE TRIGGER search_aliases AFTER UPDATE OR DELETE ON aliases "
     "FOR EACH ROW EXECUTE FUNCTION ledger_search_aliases()",
     "CREATE TRIGGER search_claims AFTER UPDATE OR DELETE ON claims "
     "FOR EACH ROW EXECUTE FUNCTION ledger_search_claims()",
     "CREATE TRIGGER search_entities AFTER UPDATE OF merged_into, name ON entities "
     "FOR EACH ROW EXECUTE FUNCTION ledger_search_entities()",
-    "CREATE TRIGGER search_evidence AFTER DELETE OR UPDATE OF excerpt, source_id ON evidence "
-    "FOR EACH ROW EXECUTE FUNCTION ledger_search_evidence()",
     "CREATE TRIGGER search_passages AFTER DELETE ON passages "
     "FOR EACH ROW EXECUTE FUNCTION ledger_search_passages()",
     "CREATE TRIGGER search_sources AFTER UPDATE OF text, scope ON sources "
@@ -196,9 +175,6 @@ _POSTGRES_ROWS = {
                  "SELECT aliases.id::bigint * 4, aliases.scope, ledger_fold(aliases.alias) FROM aliases"),),
     "claims": (("search_documents(id, scope, body)",
                 "SELECT claims.id::bigint * 4 + 1, claims.scope, ledger_claim_search_body(claims) FROM claims"),),
-    "evidence": (("search_documents(id, scope, body)",
-                  "SELECT evidence.id::bigint * 4 + 2, s.scope, ledger_fold(evidence.excerpt) "
-                  "FROM evidence JOIN sources s ON s.id = evidence.source_id"),),
     "passages": (("search_documents(id, scope, body)",
                   f"SELECT passages.id::bigint * 4 + 3, s.scope, ledger_fold({_passage_text('passages', 's')}) "
                   f"FROM passages JOIN sources s ON s.id = passages.source_id"),),
@@ -237,9 +213,9 @@ def upkeep_paused() -> Iterator[None]:
 
 POSTGRES_DROP = (
     *(f"DROP TRIGGER IF EXISTS search_{table} ON {table}"
-      for table in ("aliases", "claims", "entities", "evidence", "passages", "sources")),
+      for table in ("aliases", "claims", "entities", "passages", "sources")),
     *(f"DROP FUNCTION IF EXISTS ledger_search_{table}()"
-      for table in ("aliases", "claims", "entities", "evidence", "passages", "sources")),
+      for table in ("aliases", "claims", "entities", "passages", "sources")),
     "DROP FUNCTION IF EXISTS ledger_claim_search_body(claims)",
     "DROP FUNCTION IF EXISTS ledger_fold(text)",
     "DROP FUNCTION IF EXISTS ledger_name_similarity(text, text)",

@@ -17,8 +17,7 @@ from ledger.model import UTCTime
 from ledger.store.driver import aliases, claims, entities, evidence, one_of, passages, sources
 
 # What a document must be to count at (valid, known): a claim visible as claims() sees it (not
-# retracted, its version held at `known`, its interval covering `valid`); evidence recorded by
-# `known`, of such a claim, not carried forward into a newer revision; a passage of a source
+# retracted, its version held at `known`, its interval covering `valid`); a passage of a source
 # stored by `known` that no revision stored by then replaces; an alias recorded by `known`.
 _VISIBLE_CLAIM = (
     "EXISTS (SELECT 1 FROM claim_versions v WHERE v.claim_id = {claim} AND v.recorded_at <= :known "
@@ -29,64 +28,86 @@ _AS_OF = (
     "CASE {doc} % 4 "
     "WHEN 0 THEN EXISTS (SELECT 1 FROM aliases a WHERE a.id = {doc} / 4 AND a.recorded_at <= :known) "
     "WHEN 1 THEN " + _VISIBLE_CLAIM.format(claim="{doc} / 4") + " "
-    "WHEN 2 THEN EXISTS (SELECT 1 FROM evidence e WHERE e.id = {doc} / 4 AND e.recorded_at <= :known AND "
-    + _VISIBLE_CLAIM.format(claim="e.claim_id") + " AND NOT EXISTS (SELECT 1 FROM evidence n "
-    "WHERE n.reanchored_from = e.id AND n.recorded_at <= :known)) "
     "ELSE EXISTS (SELECT 1 FROM passages p JOIN sources s ON s.id = p.source_id WHERE p.id = {doc} / 4 "
     "AND s.recorded_at <= :known AND NOT EXISTS (SELECT 1 FROM sources r WHERE r.revision_of = s.id "
     "AND r.recorded_at <= :known)) END"
 )
-
-_SQLITE_KINDS = "f.rowid % 4 IN (SELECT value FROM json_each(:kinds))"
-_SQLITE_SHORT = {
-    "all": "NOT EXISTS (SELECT 1 FROM json_each(:short) WHERE instr(f.body, value) = 0)",
-    "any": "EXISTS (SELECT 1 FROM json_each(:short) WHERE instr(f.body, value) > 0)",
+# Evidence is found through the passages it overlaps (search_index): recorded by `known`, of a
+# visible claim, not carried forward into a newer revision, its own excerpt holding the terms.
+_EVIDENCE_JOIN = ("JOIN passages p ON p.id = {doc} / 4 JOIN evidence e ON e.source_id = p.source_id "
+                  "AND e.char_start < p.char_end AND e.char_end > p.char_start")
+_EVIDENCE_AS_OF = ("e.recorded_at <= :known AND " + _VISIBLE_CLAIM.format(claim="e.claim_id")
+                   + " AND NOT EXISTS (SELECT 1 FROM evidence n WHERE n.reanchored_from = e.id "
+                     "AND n.recorded_at <= :known)")
+#: PostgreSQL looks for evidence in at most this many of the best passages (or 5 per hit wanted).
+EVIDENCE_PASSAGES = 50
+_SQLITE_TERMS_IN = {
+    "all": "NOT EXISTS (SELECT 1 FROM json_each({terms}) WHERE instr({body}, value) = 0)",
+    "any": "EXISTS (SELECT 1 FROM json_each({terms}) WHERE instr({body}, value) > 0)",
 }
 
 
-def _sqlite(match: bool, mode: str) -> TextualSelect:
-    where = ["f.scope = :scope", _SQLITE_KINDS, _AS_OF.format(doc="f.rowid")]
+def _sqlite(match: bool, mode: str, evidence: bool) -> TextualSelect:
+    where = ["f.scope = :scope"]
+    if evidence:
+        where.append("f.rowid % 4 = 3")
+    else:
+        where += ["f.rowid % 4 IN (SELECT value FROM json_each(:kinds))", _AS_OF.format(doc="f.rowid")]
     if match:
         where.insert(0, "search_index MATCH :match")
         if mode == "all":
-            where.append(_SQLITE_SHORT["all"])
-        order = "ORDER BY f.rank LIMIT :limit"
-        rank = "-f.rank"
+            where.append(_SQLITE_TERMS_IN["all"].format(terms=":short", body="f.body"))
+        order, rank = "ORDER BY f.rank", "-f.rank"
     else:
-        where.append(_SQLITE_SHORT[mode])
-        order, rank = "ORDER BY f.rowid LIMIT :limit", "0.0"
-    return _typed(text(f"SELECT f.rowid AS doc, {rank} AS score FROM search_index f WHERE {' AND '.join(where)} "
-                       f"{order}"))
+        where.append(_SQLITE_TERMS_IN[mode].format(terms=":short", body="f.body"))
+        order, rank = "ORDER BY f.rowid", "0.0"
+    if not evidence:
+        return _typed(text(f"SELECT f.rowid AS doc, {rank} AS score FROM search_index f WHERE {' AND '.join(where)} "
+                           f"{order} LIMIT :limit"))
+    # FTS5 hands the passages over in rank order, and the join stops after `limit` excerpts
+    # the excerpt's own words first: most excerpts beside a matching passage fail them, cheaply
+    where += [_SQLITE_TERMS_IN[mode].format(terms=":terms", body="ledger_fold(e.excerpt)"), _EVIDENCE_AS_OF]
+    return _typed(text(
+        f"SELECT e.id * 4 + 2 AS doc, {rank} AS score FROM search_index f {_EVIDENCE_JOIN.format(doc='f.rowid')} "
+        f"WHERE {' AND '.join(where)} {order} LIMIT :limit"))
 
 
-def _postgres(mode: str) -> TextualSelect:
+def _postgres(mode: str, evidence: bool) -> TextualSelect:
     quantifier = "ALL" if mode == "all" else "ANY"
     tsquery = "websearch_to_tsquery('simple', :words)"
     match = f"(d.body LIKE {quantifier} (:patterns)"
     match += f" OR d.tsv @@ {tsquery})" if mode == "all" else ")"
     score = (f"ts_rank(d.tsv, {tsquery}) + (SELECT count(*) FROM unnest(CAST(:patterns AS text[])) t "
              "WHERE d.body LIKE t)")
+    if not evidence:
+        return _typed(text(
+            f"SELECT d.id AS doc, {score} AS score FROM search_documents d WHERE d.scope = :scope AND {match} "
+            f"AND (d.id % 4) = ANY(:kinds) AND {_AS_OF.format(doc='d.id')} ORDER BY score DESC, doc LIMIT :limit"
+        ), postgres=True)
     return _typed(text(
-        f"SELECT d.id AS doc, {score} AS score FROM search_documents d WHERE d.scope = :scope AND {match} "
-        f"AND (d.id % 4) = ANY(:kinds) AND {_AS_OF.format(doc='d.id')} ORDER BY score DESC, d.id LIMIT :limit"
+        f"SELECT e.id::bigint * 4 + 2 AS doc, top.score AS score FROM (SELECT d.id AS doc, {score} AS score "
+        f"FROM search_documents d WHERE d.scope = :scope AND {match} AND d.id % 4 = 3 ORDER BY score DESC "
+        f"LIMIT :passages) top {_EVIDENCE_JOIN.format(doc='top.doc')} WHERE {_EVIDENCE_AS_OF} "
+        f"AND ledger_fold(e.excerpt) LIKE {quantifier} (:patterns) ORDER BY top.score DESC, e.id LIMIT :limit"
     ), postgres=True)
 
 
 def _typed(statement: TextClause, *, postgres: bool = False) -> TextualSelect:
     binds: list[BindParameter[Any]] = [bindparam("valid", type_=UTCTime()), bindparam("known", type_=UTCTime())]
     if postgres:
-        binds += [bindparam("patterns", type_=postgresql.ARRAY(Text())),
-                  bindparam("kinds", type_=postgresql.ARRAY(Integer()))]
+        binds.append(bindparam("patterns", type_=postgresql.ARRAY(Text())))
+        if ":kinds" in statement.text:
+            binds.append(bindparam("kinds", type_=postgresql.ARRAY(Integer())))
     return statement.bindparams(*binds).columns(doc=Integer(), score=Float())
 
 
-_STATEMENTS: dict[tuple[str, bool, str], TextualSelect] = {}
+_STATEMENTS: dict[tuple[str, bool, str, bool], TextualSelect] = {}
 
 
-def _statement(dialect: str, match: bool, mode: str) -> TextualSelect:
-    key = (dialect, match, mode)
+def _statement(dialect: str, match: bool, mode: str, evidence: bool) -> TextualSelect:
+    key = (dialect, match, mode, evidence)
     if key not in _STATEMENTS:
-        _STATEMENTS[key] = _sqlite(match, mode) if dialect == "sqlite" else _postgres(mode)
+        _STATEMENTS[key] = _sqlite(match, mode, evidence) if dialect == "sqlite" else _postgres(mode, evidence)
     return _STATEMENTS[key]
 
 
@@ -100,22 +121,25 @@ def _like(term: str) -> str:
 
 def find_documents(
     connection: Connection, terms: Sequence[str], *, mode: str, scope: str, kinds: Sequence[int],
-    valid: datetime, known: datetime, limit: int,
+    valid: datetime, known: datetime, limit: int, evidence: bool = False,
 ) -> list[tuple[int, float]]:
     """(document key, score) of the best ``limit`` documents of ``scope`` holding the folded
-    ``terms`` (``mode`` "all" or "any"), as of (``valid``, ``known``), best first."""
-    params: dict[str, Any] = {"scope": scope, "valid": valid, "known": known, "limit": limit}
+    ``terms`` (``mode`` "all" or "any"), as of (``valid``, ``known``), best first; with
+    ``evidence``, the evidence rows (key ``id * 4 + 2``) whose excerpts hold them instead."""
+    params: dict[str, Any] = {"scope": scope, "valid": valid, "known": known, "limit": limit,
+                              "passages": max(EVIDENCE_PASSAGES, limit * 5)}
     if connection.dialect.name == "sqlite":
         long = [t for t in terms if len(t) >= 3]
         short = [t for t in terms if len(t) < 3]
-        params |= {"kinds": json.dumps(list(kinds)), "short": json.dumps(short, ensure_ascii=False)}
+        params |= {"kinds": json.dumps(list(kinds)), "short": json.dumps(short, ensure_ascii=False),
+                   "terms": json.dumps(list(terms), ensure_ascii=False)}
         if long:
             params["match"] = (" AND " if mode == "all" else " OR ").join(map(_fts_phrase, long))
-        statement = _statement("sqlite", bool(long), mode)
+        statement = _statement("sqlite", bool(long), mode, evidence)
     else:
         params |= {"kinds": list(kinds), "patterns": [_like(t) for t in terms],
                    "words": (" " if mode == "all" else " or ").join(f'"{t.replace(chr(34), " ")}"' for t in terms)}
-        statement = _statement("postgresql", True, mode)
+        statement = _statement("postgresql", True, mode, evidence)
     return [(row.doc, row.score) for row in connection.execute(statement, params)]
 
 

@@ -1,12 +1,14 @@
 """The form text is searched in: case folded, and accents dropped from Latin, Greek and Cyrillic
-letters only (a Thai vowel sign or a Japanese voicing mark is part of the letter, not an accent)."""
+letters (a Thai vowel sign or a Japanese voicing mark is part of the letter, not an accent)."""
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
-#: Combining marks after a base letter below this code point (Latin, Greek, Cyrillic) are accents.
-_ACCENTED_SCRIPTS_END = 0x0530
+# The combining diacritical marks block: the accents of Latin, Greek and Cyrillic letters once
+# decomposed. Marks of other scripts (Thai U+0E31…, kana voicing U+3099…) are outside it.
+_ACCENTS = re.compile("[\u0300-\u036f]+")
 
 
 def search_fold(text: str | None) -> str | None:
@@ -16,13 +18,5 @@ def search_fold(text: str | None) -> str | None:
     if text.isascii():
         return text.lower()
     decomposed = unicodedata.normalize("NFD", text.casefold())
-    kept: list[str] = []
-    base = 0
-    for char in decomposed:
-        if unicodedata.combining(char):
-            if base < _ACCENTED_SCRIPTS_END:
-                continue
-        else:
-            base = ord(char)
-        kept.append(char)
-    return unicodedata.normalize("NFC", "".join(kept)).replace("ł", "l").replace("ø", "o").replace("đ", "d")
+    folded = unicodedata.normalize("NFC", _ACCENTS.sub("", decomposed))
+    return folded.replace("ł", "l").replace("ø", "o").replace("đ", "d").replace("ħ", "h") if "ł" in folded or "ø" in folded or "đ" in folded or "ħ" in folded else folded
