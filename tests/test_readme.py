@@ -26,6 +26,14 @@ RUN_IN_ORDER = {
                "1 reported 0.6 asserted", "[2, 3]", "disputed retracted", "3878100 confirmed country",
                "[('reported', 'asserted'), ('confirmed', 'confirmed')]", "[(3, 3)]", "many None", "NotFound 3 claim 999 does not exist"],
     "ingestion.md": ["reviewed the hyphenated records"],
+    "search.md": ['claim 1 Zürich office · electricity_cost · "PLN 245" | 1 None',
+                  "evidence 1 the Zürich office pays PLN 245 a month | 1 Office bills 2026",
+                  "passage 1 From July the Zürich office pays PLN 245 a month for electricity. | None Office bills 2026",
+                  "['passage'] ['passage']", 'True True Zürich office · electricity_cost · "PLN 245"', "[]\n",
+                  "entity Tottenham Hotspur fuzzy 0.8", "entity Tottenham Hotspur exact alias 1.0",
+                  "predicate electricity_cost normalized 1.0",
+                  "no entity 'Tottenahm' in scope 'default'; did you mean 'Tottenham Hotspur'?",
+                  "['Tottenham Hotspur'] None"],
 }
 #: docs pages whose ```python blocks need a database server, so they are not run here
 NEEDS_A_SERVER = {"postgresql.md"}

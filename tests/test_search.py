@@ -215,3 +215,36 @@ def test_the_command_line_searches_suggests_and_rebuilds(tmp_path) -> None:  # t
     assert [s["name"] for s in json.loads(suggested.stdout)] == ["北京大学"]
     assert runner.invoke(app, ["search", "--rebuild", "--db", path]).exit_code == 0
     assert runner.invoke(app, ["search", "x", "--kind", "nope", "--db", path]).exit_code == 2
+
+
+def test_an_excerpt_across_two_paragraphs_is_found_by_a_word_of_either(ledger: Ledger) -> None:
+    doc = ledger.add_source(text="The council met on Monday.\n\nThe bridge reopens in May.")
+    claim = ledger.assert_claim("Bridge", "reopens", value="May",
+                                evidence=ledger.cite(doc, "met on Monday.\n\nThe bridge reopens"))
+    for word in ("monday", "bridge"):
+        assert [h.claim_id for h in ledger.search(word, kinds=["evidence"])] == [claim.id]
+    assert ledger.search("council", kinds=["evidence"]) == []  # in the passage, not in the excerpt
+
+
+def test_writes_with_the_upkeep_paused_are_found_after_a_rebuild(ledger: Ledger) -> None:
+    from ledger.store.search_index import upkeep_paused
+
+    with upkeep_paused():
+        doc = ledger.add_source(text="Imported in bulk: the harvest was late.")
+        ledger.assert_claims([ClaimDraft("Harvest", "was", value="late",
+                                         evidence=ledger.cite(doc, "the harvest was late"))])
+    assert ledger.search("harvest") == []
+    ledger.rebuild_search_index()
+    assert {h.kind for h in ledger.search("harvest")} == {"entity", "claim", "evidence", "passage"}
+
+
+def test_postgresql_has_the_trigram_and_unaccent_extensions(ledger: Ledger) -> None:
+    if not ledger.url.startswith("postgresql"):
+        pytest.skip("PostgreSQL only")
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(ledger.url.replace("***", ""))
+    with engine.connect() as connection:
+        found = set(connection.execute(text("SELECT extname FROM pg_extension")).scalars())
+    engine.dispose()
+    assert {"pg_trgm", "unaccent"} <= found
