@@ -3,6 +3,15 @@
 ``import ledger`` stays light: pymupdf and trafilatura load only when a document is ingested.
 """
 
+from ledger.agent.records import (
+    NoteReceipt,
+    Packet,
+    PacketCitation,
+    PacketItem,
+    RecallWeights,
+    ToolEvent,
+    WorkingNote,
+)
 from ledger.api import Ledger
 from ledger.claims.draft import ClaimDraft
 from ledger.check import CheckReport, Finding
@@ -71,13 +80,20 @@ __all__ = [
     "MissingEvidence",
     "NeedsOCR",
     "NotFound",
+    "NoteReceipt",
+    "Packet",
+    "PacketCitation",
+    "PacketItem",
     "Passage",
     "PredicateInfo",
     "QuoteNotFound",
+    "RecallWeights",
     "Retrieval",
     "ScopeMismatch",
     "Source",
     "SourceId",
     "StaleEvidence",
     "StoreError",
+    "ToolEvent",
+    "WorkingNote",
 ]
