@@ -30,7 +30,9 @@ from ledger.errors import (
     QuoteNotFound,
     ScopeMismatch,
     StoreError,
+    UnknownName,
 )
+from ledger.search import SearchHit, Suggestion
 from ledger.records import (
     Audit,
     Cause,
@@ -90,10 +92,13 @@ __all__ = [
     "RecallWeights",
     "Retrieval",
     "ScopeMismatch",
+    "SearchHit",
     "Source",
     "SourceId",
     "StaleEvidence",
     "StoreError",
+    "Suggestion",
     "ToolEvent",
+    "UnknownName",
     "WorkingNote",
 ]

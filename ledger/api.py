@@ -31,6 +31,7 @@ from ledger.entities import check_name, check_text, normalize_name
 from ledger.errors import InvalidInput, NotFound
 from ledger.facets.agent import AgentCalls
 from ledger.facets.base import Facet
+from ledger.facets.search import SearchCalls
 from ledger.ingest.base import SourceDraft
 from ledger.records import (
     STATUSES,
@@ -52,7 +53,7 @@ from ledger.timeline import Clock, LedgerClock, TimeInput
 from ledger.validate import ClaimRef, EntityRef, SourceRef, check_scope
 
 
-class Ledger(AgentCalls, Facet):
+class Ledger(AgentCalls, SearchCalls, Facet):
     """A claim ledger on one database. Open with ``Ledger.open()``; use as a context manager."""
 
     @classmethod
@@ -208,11 +209,10 @@ class Ledger(AgentCalls, Facet):
                      evidence: Sequence[Citation] | Citation, status: str = "reported", confidence: float | None = None,
                      qualifiers: Mapping[str, Any] | None = None,
                      supersedes: ClaimRef | Sequence[ClaimRef] | None = None, actor: str | None = None,
-                     scope: str = "default") -> Claim:
+                     scope: str = "default", create_entities: bool = True) -> Claim:
         """Assert a claim backed by evidence; returns it as the lifecycle rules leave it (see ``Claim.cause``)."""
-        draft = ClaimDraft(subject=subject, predicate=predicate, object=object, value=value, valid_from=valid_from,
-                           valid_until=valid_until, evidence=evidence, status=status, confidence=confidence,
-                           qualifiers=qualifiers, supersedes=supersedes, actor=actor, scope=scope)
+        draft = ClaimDraft(subject, predicate, object, value, valid_from, valid_until, evidence, status, confidence,
+                           qualifiers, supersedes, actor, scope, create_entities)
         return self._write(lambda connection, now, ids: views.claim_at(
             connection, write_claims(connection, [draft], now=now, ids=ids)[0], now))
 

@@ -16,6 +16,7 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.pool import QueuePool
 
 from ledger.errors import InvalidInput, LedgerError, StoreError
+from ledger.text.fold import search_fold
 from ledger.timeline import Clock, LedgerClock
 
 if TYPE_CHECKING:
@@ -221,6 +222,8 @@ def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA cache_size = -65536")  # 64 MiB: index upkeep on bulk writes stays in memory
     cursor.execute("PRAGMA foreign_keys = ON")
     cursor.close()
+    # The search index's triggers (migration 0009) fold text with it; see ledger/search.py.
+    dbapi_connection.create_function("ledger_fold", 1, search_fold, deterministic=True)
 
 
 def _sqlite_begin(connection: Connection) -> None:

@@ -69,6 +69,18 @@ class NotFound(LedgerError, LookupError):
     exit_code = 3
 
 
+class UnknownName(NotFound):
+    """A claim names an entity the scope does not know, and creating it was not allowed
+    (``create_entities=False``); ``suggestions`` holds the known names it may have meant."""
+
+    def __init__(self, message: str, *, name: str = "", scope: str = "default",
+                 suggestions: tuple[object, ...] = ()) -> None:
+        super().__init__(message)
+        self.name = name
+        self.scope = scope
+        self.suggestions = suggestions
+
+
 class QuoteNotFound(LedgerError, LookupError):
     """A quote does not occur in its source's text."""
 

@@ -21,6 +21,7 @@ from ledger.db import (
     resolve_url,
 )
 from ledger.errors import InvalidInput, NotFound, StoreError
+from ledger.store.search_index import TABLES as SEARCH_TABLES
 
 # Any constant works; it only has to be the same for every ledger process.
 _PG_MIGRATION_LOCK = 7_316_352_001
@@ -35,6 +36,14 @@ def migrations_dir() -> Path:
     except ModuleNotFoundError:
         pass
     return Path(__file__).resolve().parent.parent / "migrations"
+
+
+def compared(name: str | None, type_: str, parent_names: object) -> bool:
+    """Whether alembic compares a database object with the models: not the search index's
+    tables, which differ by database and are made by migration 0009 alone."""
+    if type_ != "table" or name is None:
+        return True
+    return name not in SEARCH_TABLES and not name.startswith("search_index_")
 
 
 def alembic_config(connection: Connection | None = None) -> Config:

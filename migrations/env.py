@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from alembic import context
-from sqlalchemy import create_engine
 
+from ledger.db import make_engine
+from ledger.migrate import compared
 from ledger.model import metadata
 
 
@@ -15,7 +16,7 @@ def run() -> None:
         url = context.get_x_argument(as_dictionary=True).get("url")
         if not url:
             raise SystemExit("pass the database with: alembic -x url=<database url> ...")
-        with create_engine(url).begin() as own:
+        with make_engine(url).begin() as own:  # ledger's engine: the search triggers need ledger_fold
             _migrate(own)
         return
     _migrate(connection)
@@ -27,6 +28,7 @@ def _migrate(connection: object) -> None:
         target_metadata=metadata,
         render_as_batch=True,
         compare_type=True,
+        include_name=compared,
     )
     with context.begin_transaction():
         context.run_migrations()

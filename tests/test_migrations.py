@@ -11,7 +11,7 @@ from sqlalchemy import inspect
 
 from ledger import Ledger
 from ledger.db import make_engine, resolve_url
-from ledger.migrate import alembic_config
+from ledger.migrate import alembic_config, compared
 from ledger.model import metadata
 
 
@@ -19,7 +19,7 @@ def test_models_and_migrations_agree(db_url: str) -> None:
     Ledger.open(db_url).close()
     engine = make_engine(resolve_url(db_url))
     with engine.connect() as connection:
-        context = MigrationContext.configure(connection, opts={"compare_type": True})
+        context = MigrationContext.configure(connection, opts={"compare_type": True, "include_name": compared})
         assert compare_metadata(context, metadata) == []
     with engine.connect() as connection, connection.begin():
         command.check(alembic_config(connection))  # raises when autogenerate would emit anything

@@ -92,7 +92,12 @@ def _items(connection: Connection, terms: list[str], question: Question, *, at: 
            period: Period | None) -> tuple[list[PacketItem], list[str], int]:
     """Ranked items answering the question, what holds at other times (when none hold at the time
     asked), and how many matching statements were not read for the budget."""
-    candidates = lookup.candidate_claims(connection, terms, question.scope)
+    span = (period.start, period.end) if period else None
+    candidates = lookup.candidate_claims(connection, terms, question.scope, at=lookup.times_to_search(at, span),
+                                         known_at=known_at)
+    if not candidates and (period is not None or question.valid_at is not None):
+        # nothing then: what is there now tells the caller the times it is recorded for
+        candidates = lookup.candidate_claims(connection, terms, question.scope, at=[question.now], known_at=known_at)
     if not candidates:
         return [], [], 0
     held = _held_at(connection, candidates, question.scope, known_at)
@@ -107,7 +112,6 @@ def _items(connection: Connection, terms: list[str], question: Question, *, at: 
     answers: list[tuple[Claim, float, list[Claim]]] = []
     other_times: list[str] = []
     readable = max(MIN_STATEMENTS, question.budget_tokens // TOKENS_PER_STATEMENT)
-    span = (period.start, period.end) if period else None
     for key in ranked[:readable]:
         siblings = [c for c in _statement_claims(connection, key, question.scope, known_at)
                     if json.dumps(c.qualifiers, sort_keys=True) == key[2]]

@@ -41,6 +41,9 @@ class ClaimDraft(NamedTuple):
     supersedes: Sequence[ClaimRef] | ClaimRef | None = None
     actor: str | None = None
     scope: str = "default"
+    #: False: an unknown subject or object name is refused (UnknownName, with suggestions)
+    #: instead of creating a new entity that may be a misspelt known one.
+    create_entities: bool = True
 
 
 @dataclass(slots=True)
@@ -63,6 +66,7 @@ class Prepared:
     actor: str | None
     subject_id: int = 0
     object_id: int | None = None
+    create_entities: bool = True
 
     @property
     def object_key(self) -> str:
@@ -112,7 +116,14 @@ def prepare(draft: ClaimDraft) -> Prepared:
         valid_until=valid_until, citations=citations, status=draft.status, confidence=confidence,
         supersedes=_NO_CLAIMS if draft.supersedes is None else frozenset(claim_ids(draft.supersedes)),
         actor=None if draft.actor is None else check_actor(draft.actor),
+        create_entities=_flag(draft.create_entities, "create_entities"),
     )
+
+
+def _flag(value: object, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidInput(f"{name} must be True or False, not {value!r}")
+    return value
 
 
 _NO_CLAIMS: frozenset[int] = frozenset()

@@ -14,7 +14,7 @@ from ledger.claims.batch import Live, live_from_row
 from ledger.claims.draft import Prepared
 from ledger.claims.values import object_key
 from ledger.entities import check_name, normalize_name
-from ledger.errors import InvalidInput, NotFound, ScopeMismatch
+from ledger.errors import InvalidInput, NotFound, ScopeMismatch, UnknownName
 from ledger.records import Citation
 from ledger.validate import EntityRef, entity_id_of
 
@@ -39,14 +39,20 @@ def resolve_entities(connection: Connection, prepared: Sequence[Prepared], ids: 
         given.add(entity_id)
         return entity_id
 
+    must_exist: set[tuple[str, str]] = set()
     for item in prepared:
         keys.append((key_of(item.subject, item.scope), None if item.object is None else key_of(item.object, item.scope)))
+        if not item.create_entities:
+            must_exist.update(key for key in keys[-1] if type(key) is tuple)
     roots: dict[tuple[str, str], int] = {}
     for scope in {scope for scope, _ in names}:
         found = store.root_entity_ids(connection, [n for s, n in names if s == scope], scope)
         roots.update({(scope, n): i for n, i in found.items()})
     for scope in {scope for scope, _ in names}:
         missing = [(n, name) for (s, n), name in names.items() if s == scope and (s, n) not in roots]
+        unknown = [name for n, name in missing if (scope, n) in must_exist]
+        if unknown:
+            raise unknown_name(connection, unknown[0], scope)
         created = store.create_entities(connection, ids, scope=scope, names=[name for _, name in missing], now=now)
         roots.update({(scope, n): entity_id for (n, _), entity_id in zip(missing, created, strict=True)})
     known = entity_scopes(connection, given)
@@ -66,6 +72,17 @@ def resolve_entities(connection: Connection, prepared: Sequence[Prepared], ids: 
     for item, (subject, target) in zip(prepared, keys, strict=True):
         item.subject_id = resolve(subject, item.scope)
         item.object_id = None if target is None else resolve(target, item.scope)
+
+
+def unknown_name(connection: Connection, name: str, scope: str) -> UnknownName:
+    """The error for a name no entity of ``scope`` has, with the entities it may have meant."""
+    from ledger.search import entity_suggestions  # a read above the write path, needed only here
+
+    suggestions = entity_suggestions(connection, name, scope=scope)
+    hint = (f"; did you mean {' or '.join(repr(s.name) for s in suggestions)}?" if suggestions
+            else "; create it with entity(name) or pass create_entities=True")
+    return UnknownName(f"no entity {name!r} in scope {scope!r}{hint}", name=name, scope=scope,
+                       suggestions=tuple(suggestions))
 
 
 _ENTITY_SCOPES = select(store.entities.c.id, store.entities.c.scope, store.entities.c.merged_into).where(

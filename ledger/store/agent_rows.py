@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import Connection, Table, bindparam, delete, func, select, union
 
 from ledger import model
-from ledger.store.driver import Ids, aliases, claims, evidence, insert_rows, one_of, rows, run, sources
+from ledger.store.driver import Ids, claims, entities, insert_rows, one_of, rows, sources
 
 events: Table = model.AgentEvent.__table__  # type: ignore[attr-defined]
 notes: Table = model.WorkingNote.__table__  # type: ignore[attr-defined]
@@ -25,19 +25,11 @@ _LAST_TURN = select(func.max(notes.c.turn)).where(notes.c.scope == bindparam("sc
                                                   notes.c.run_id == bindparam("run_id"))
 _SOURCE_LABELS = select(sources.c.id, sources.c.title, sources.c.uri, sources.c.kind).where(
     one_of(sources.c.id, "ids"))
-_PATTERN: Any = bindparam("pattern")
-# Claims whose words hold a term: by an entity's name or alias (subject or object), predicate,
-# value or an excerpt of their evidence. A plain LIKE scan, used when no full-text index answers.
-_NAMED = select(aliases.c.entity_id).where(aliases.c.scope == bindparam("scope"),
-                                           aliases.c.normalized.like(_PATTERN))
-_SCOPED = claims.c.scope == bindparam("scope")
-_MATCHING = union(
-    select(claims.c.id).where(_SCOPED, claims.c.subject_id.in_(_NAMED)),
-    select(claims.c.id).where(_SCOPED, claims.c.object_id.in_(_NAMED)),
-    select(claims.c.id).where(_SCOPED, claims.c.predicate.ilike(_PATTERN)),
-    select(claims.c.id).where(_SCOPED, claims.c.value.ilike(_PATTERN)),
-    select(evidence.c.claim_id).join(claims, claims.c.id == evidence.c.claim_id)
-    .where(_SCOPED, evidence.c.excerpt.ilike(_PATTERN)),
+_ENTITY_IDS = union(select(entities.c.id).where(one_of(entities.c.id, "entities")),
+                    select(entities.c.id).where(one_of(entities.c.merged_into, "entities")))
+_ABOUT = union(
+    select(claims.c.id).where(claims.c.subject_id.in_(_ENTITY_IDS), claims.c.scope == bindparam("scope")),
+    select(claims.c.id).where(claims.c.object_id.in_(_ENTITY_IDS), claims.c.scope == bindparam("scope")),
 ).limit(bindparam("limit"))
 _PURGE = delete(notes).where(notes.c.expires_at <= bindparam("now"))
 
@@ -85,7 +77,9 @@ def source_labels(connection: Connection, source_ids: list[int]) -> dict[int, tu
     return {row[0]: (row[1], row[2], row[3]) for row in connection.execute(_SOURCE_LABELS, {"ids": source_ids})}
 
 
-def claims_containing(connection: Connection, term: str, scope: str, limit: int) -> list[int]:
-    """Ids of claims in ``scope`` whose names, predicate, value or excerpts contain ``term`` (a LIKE scan)."""
-    escaped = term.replace("\\", "").replace("%", "").replace("_", "")
-    return [row[0] for row in run(connection, _MATCHING, {"pattern": f"%{escaped}%", "scope": scope, "limit": limit})]
+def claims_about(connection: Connection, entity_ids: list[int], scope: str, limit: int) -> list[int]:
+    """Ids of up to ``limit`` claims in ``scope`` with one of these entities (or one merged into them)
+    as subject or object."""
+    if not entity_ids:
+        return []
+    return list(connection.execute(_ABOUT, {"entities": entity_ids, "scope": scope, "limit": limit}).scalars())

@@ -5,7 +5,7 @@ recorded with its arguments, outcome, time and actor. A run's working memory (``
 lives in ``working_notes``: per scope and run id, with an expiry time on the ledger clock.
 
 Revision ID: 0010
-Revises: 0006
+Revises: 0009
 Create Date: 2026-12-05 02:30:00.000000
 """
 
@@ -17,7 +17,7 @@ from alembic import op
 import ledger.model
 
 revision = '0010'
-down_revision = '0006'
+down_revision = '0009'
 branch_labels = None
 depends_on = None
 

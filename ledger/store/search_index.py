@@ -1,0 +1,213 @@
+"""The search index's schema: one document per alias, claim, evidence excerpt and passage, kept
+in step by triggers on the tables they come from (migration 0009 creates it from here).
+
+A document's key is ``id * 4 + kind`` (0 alias, 1 claim, 2 evidence, 3 passage), its body the
+searchable text folded by ``ledger_fold`` (SQLite: the Python function ``text.fold.search_fold``
+that ``db`` registers on every connection; PostgreSQL: ``lower(unaccent(text))``).
+
+- SQLite: an FTS5 table with the ``trigram`` tokenizer: any substring of three or more
+  characters is found, in every script, spaces or not (Chinese, Japanese, Thai).
+- PostgreSQL: a table with a ``tsvector`` (the language-neutral 'simple' configuration) under a
+  GIN index, and a ``pg_trgm`` GIN index on the body for substrings in scripts without spaces.
+
+Triggers rather than upkeep in the store's write functions: every write path (claims, merges,
+aliases, revisions, re-anchored evidence, erasure) keeps the index without knowing about it.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import Connection
+
+ALIAS, CLAIM, EVIDENCE, PASSAGE = 0, 1, 2, 3
+KINDS = {"entity": ALIAS, "claim": CLAIM, "evidence": EVIDENCE, "passage": PASSAGE}
+#: Tables the search index consists of, which are not in ``ledger.model`` (they differ by database).
+TABLES = frozenset({"search_index", "search_documents"})
+
+
+def _root_name(entity: str) -> str:
+    return (f"(SELECT r.name FROM entities e JOIN entities r ON r.id = coalesce(e.merged_into, e.id) "
+            f"WHERE e.id = {entity})")
+
+
+def _claim_body(c: str) -> str:
+    """A claim's searchable text: subject's name, predicate, object's name or value, qualifiers."""
+    return (f"coalesce({_root_name(f'{c}.subject_id')}, '') || ' ' || replace({c}.predicate, '_', ' ') || ' ' || "
+            f"coalesce({_root_name(f'{c}.object_id')}, {c}.value, '') || "
+            f"CASE WHEN {c}.qualifiers = '{{}}' THEN '' ELSE ' ' || {c}.qualifiers END")
+
+
+def _passage_text(p: str, s: str) -> str:
+    return f"substr({s}.text, {p}.char_start + 1, {p}.char_end - {p}.char_start)"
+
+
+# ---------------------------------------------------------------- SQLite
+
+def _sqlite_insert(rows: str) -> str:
+    return f"INSERT INTO search_index(rowid, body, scope) {rows};"
+
+
+def _sqlite_delete(key: str) -> str:
+    return f"DELETE FROM search_index WHERE rowid = {key};"
+
+
+SQLITE_REBUILD = (
+    "DELETE FROM search_index",
+    "INSERT INTO search_index(rowid, body, scope) SELECT a.id * 4, ledger_fold(a.alias), a.scope FROM aliases a",
+    f"INSERT INTO search_index(rowid, body, scope) SELECT c.id * 4 + 1, ledger_fold({_claim_body('c')}), c.scope "
+    f"FROM claims c",
+    "INSERT INTO search_index(rowid, body, scope) SELECT e.id * 4 + 2, ledger_fold(e.excerpt), s.scope "
+    "FROM evidence e JOIN sources s ON s.id = e.source_id",
+    f"INSERT INTO search_index(rowid, body, scope) SELECT p.id * 4 + 3, ledger_fold({_passage_text('p', 's')}), "
+    f"s.scope FROM passages p JOIN sources s ON s.id = p.source_id",
+)
+
+_CLAIMS_OF_ENTITY = "FROM claims c WHERE c.scope = NEW.scope AND (c.subject_id = NEW.id OR c.object_id = NEW.id)"
+
+SQLITE_CREATE = (
+    "CREATE VIRTUAL TABLE search_index USING fts5(body, scope UNINDEXED, tokenize = 'trigram')",
+    # aliases: entity names and every other name
+    "CREATE TRIGGER search_aliases_ai AFTER INSERT ON aliases BEGIN "
+    + _sqlite_insert("SELECT NEW.id * 4, ledger_fold(NEW.alias), NEW.scope") + " END",
+    "CREATE TRIGGER search_aliases_au AFTER UPDATE ON aliases BEGIN " + _sqlite_delete("OLD.id * 4")
+    + _sqlite_insert("SELECT NEW.id * 4, ledger_fold(NEW.alias), NEW.scope") + " END",
+    "CREATE TRIGGER search_aliases_ad AFTER DELETE ON aliases BEGIN " + _sqlite_delete("OLD.id * 4") + " END",
+    # claims: identities never change, but a merge renames their subject or object
+    "CREATE TRIGGER search_claims_ai AFTER INSERT ON claims BEGIN "
+    + _sqlite_insert(f"SELECT NEW.id * 4 + 1, ledger_fold({_claim_body('NEW')}), NEW.scope") + " END",
+    "CREATE TRIGGER search_claims_au AFTER UPDATE ON claims BEGIN " + _sqlite_delete("OLD.id * 4 + 1")
+    + _sqlite_insert(f"SELECT NEW.id * 4 + 1, ledger_fold({_claim_body('NEW')}), NEW.scope") + " END",
+    "CREATE TRIGGER search_claims_ad AFTER DELETE ON claims BEGIN " + _sqlite_delete("OLD.id * 4 + 1") + " END",
+    "CREATE TRIGGER search_entities_au AFTER UPDATE OF merged_into, name ON entities BEGIN "
+    f"DELETE FROM search_index WHERE rowid IN (SELECT c.id * 4 + 1 {_CLAIMS_OF_ENTITY}); "
+    + _sqlite_insert(f"SELECT c.id * 4 + 1, ledger_fold({_claim_body('c')}), c.scope {_CLAIMS_OF_ENTITY}")
+    + " END",
+    # evidence: the excerpt, in its source's scope (the source is stored before its evidence)
+    "CREATE TRIGGER search_evidence_ai AFTER INSERT ON evidence BEGIN "
+    + _sqlite_insert("SELECT NEW.id * 4 + 2, ledger_fold(NEW.excerpt), s.scope FROM sources s "
+                     "WHERE s.id = NEW.source_id") + " END",
+    "CREATE TRIGGER search_evidence_au AFTER UPDATE OF excerpt, source_id ON evidence BEGIN "
+    + _sqlite_delete("OLD.id * 4 + 2")
+    + _sqlite_insert("SELECT NEW.id * 4 + 2, ledger_fold(NEW.excerpt), s.scope FROM sources s "
+                     "WHERE s.id = NEW.source_id") + " END",
+    "CREATE TRIGGER search_evidence_ad AFTER DELETE ON evidence BEGIN " + _sqlite_delete("OLD.id * 4 + 2") + " END",
+    # passages: their span of the source's text
+    "CREATE TRIGGER search_passages_ai AFTER INSERT ON passages BEGIN "
+    + _sqlite_insert(f"SELECT NEW.id * 4 + 3, ledger_fold({_passage_text('NEW', 's')}), s.scope FROM sources s "
+                     f"WHERE s.id = NEW.source_id") + " END",
+    "CREATE TRIGGER search_passages_ad AFTER DELETE ON passages BEGIN " + _sqlite_delete("OLD.id * 4 + 3") + " END",
+    # a source whose text or scope changes (erasure, promotion) takes its passages and excerpts along
+    "CREATE TRIGGER search_sources_au AFTER UPDATE OF text, scope ON sources BEGIN "
+    "DELETE FROM search_index WHERE rowid IN (SELECT p.id * 4 + 3 FROM passages p WHERE p.source_id = NEW.id) "
+    "OR rowid IN (SELECT e.id * 4 + 2 FROM evidence e WHERE e.source_id = NEW.id); "
+    + _sqlite_insert(f"SELECT p.id * 4 + 3, ledger_fold({_passage_text('p', 'NEW')}), NEW.scope FROM passages p "
+                     f"WHERE p.source_id = NEW.id")
+    + _sqlite_insert("SELECT e.id * 4 + 2, ledger_fold(e.excerpt), NEW.scope FROM evidence e "
+                     "WHERE e.source_id = NEW.id") + " END",
+)
+
+SQLITE_DROP = (
+    *(f"DROP TRIGGER IF EXISTS {name}" for name in (
+        "search_aliases_ai", "search_aliases_au", "search_aliases_ad", "search_claims_ai", "search_claims_au",
+        "search_claims_ad", "search_entities_au", "search_evidence_ai", "search_evidence_au", "search_evidence_ad",
+        "search_passages_ai", "search_passages_ad", "search_sources_au")),
+    "DROP TABLE IF EXISTS search_index",
+)
+
+# ---------------------------------------------------------------- PostgreSQL
+
+_PG_DOC = "INSERT INTO search_documents(id, scope, body) "
+
+POSTGRES_CREATE = (
+    "CREATE EXTENSION IF NOT EXISTS pg_trgm",
+    "CREATE EXTENSION IF NOT EXISTS unaccent",
+    "CREATE TABLE search_documents (id bigint PRIMARY KEY, scope varchar(200) NOT NULL, body text NOT NULL, "
+    "tsv tsvector GENERATED ALWAYS AS (to_tsvector('simple', body)) STORED)",
+    "CREATE INDEX ix_search_documents_tsv ON search_documents USING gin (tsv)",
+    "CREATE INDEX ix_search_documents_body_trgm ON search_documents USING gin (body gin_trgm_ops)",
+    "CREATE FUNCTION ledger_fold(value text) RETURNS text LANGUAGE sql STABLE AS $$ SELECT lower(unaccent(value)) $$",
+    "CREATE FUNCTION ledger_claim_search_body(c claims) RETURNS text LANGUAGE sql STABLE AS $$ SELECT ledger_fold("
+    + _claim_body("c") + ") $$",
+    "CREATE FUNCTION ledger_search_aliases() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+    "IF TG_OP <> 'INSERT' THEN DELETE FROM search_documents WHERE id = OLD.id::bigint * 4; END IF; "
+    f"IF TG_OP <> 'DELETE' THEN {_PG_DOC} VALUES (NEW.id::bigint * 4, NEW.scope, ledger_fold(NEW.alias)); END IF; "
+    "RETURN NULL; END $$",
+    "CREATE FUNCTION ledger_search_claims() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+    "IF TG_OP <> 'INSERT' THEN DELETE FROM search_documents WHERE id = OLD.id::bigint * 4 + 1; END IF; "
+    f"IF TG_OP <> 'DELETE' THEN {_PG_DOC} VALUES (NEW.id::bigint * 4 + 1, NEW.scope, ledger_claim_search_body(NEW)); "
+    "END IF; RETURN NULL; END $$",
+    "CREATE FUNCTION ledger_search_entities() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+    "DELETE FROM search_documents WHERE id IN (SELECT c.id::bigint * 4 + 1 "
+    + _CLAIMS_OF_ENTITY + "); "
+    f"{_PG_DOC} SELECT c.id::bigint * 4 + 1, c.scope, ledger_claim_search_body(c) {_CLAIMS_OF_ENTITY}; "
+    "RETURN NULL; END $$",
+    "CREATE FUNCTION ledger_search_evidence() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+    "IF TG_OP <> 'INSERT' THEN DELETE FROM search_documents WHERE id = OLD.id::bigint * 4 + 2; END IF; "
+    f"IF TG_OP <> 'DELETE' THEN {_PG_DOC} SELECT NEW.id::bigint * 4 + 2, s.scope, ledger_fold(NEW.excerpt) "
+    "FROM sources s WHERE s.id = NEW.source_id; END IF; RETURN NULL; END $$",
+    "CREATE FUNCTION ledger_search_passages() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+    "IF TG_OP <> 'INSERT' THEN DELETE FROM search_documents WHERE id = OLD.id::bigint * 4 + 3; END IF; "
+    f"IF TG_OP <> 'DELETE' THEN {_PG_DOC} SELECT NEW.id::bigint * 4 + 3, s.scope, "
+    f"ledger_fold({_passage_text('NEW', 's')}) FROM sources s WHERE s.id = NEW.source_id; END IF; "
+    "RETURN NULL; END $$",
+    "CREATE FUNCTION ledger_search_sources() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+    "DELETE FROM search_documents WHERE id IN (SELECT p.id::bigint * 4 + 3 FROM passages p WHERE p.source_id = NEW.id) "
+    "OR id IN (SELECT e.id::bigint * 4 + 2 FROM evidence e WHERE e.source_id = NEW.id); "
+    f"{_PG_DOC} SELECT p.id::bigint * 4 + 3, NEW.scope, ledger_fold({_passage_text('p', 'NEW')}) FROM passages p "
+    "WHERE p.source_id = NEW.id; "
+    f"{_PG_DOC} SELECT e.id::bigint * 4 + 2, NEW.scope, ledger_fold(e.excerpt) FROM evidence e "
+    "WHERE e.source_id = NEW.id; RETURN NULL; END $$",
+    "CREATE TRIGGER search_aliases AFTER INSERT OR UPDATE OR DELETE ON aliases "
+    "FOR EACH ROW EXECUTE FUNCTION ledger_search_aliases()",
+    "CREATE TRIGGER search_claims AFTER INSERT OR UPDATE OR DELETE ON claims "
+    "FOR EACH ROW EXECUTE FUNCTION ledger_search_claims()",
+    "CREATE TRIGGER search_entities AFTER UPDATE OF merged_into, name ON entities "
+    "FOR EACH ROW EXECUTE FUNCTION ledger_search_entities()",
+    "CREATE TRIGGER search_evidence AFTER INSERT OR DELETE OR UPDATE OF excerpt, source_id ON evidence "
+    "FOR EACH ROW EXECUTE FUNCTION ledger_search_evidence()",
+    "CREATE TRIGGER search_passages AFTER INSERT OR DELETE ON passages "
+    "FOR EACH ROW EXECUTE FUNCTION ledger_search_passages()",
+    "CREATE TRIGGER search_sources AFTER UPDATE OF text, scope ON sources "
+    "FOR EACH ROW EXECUTE FUNCTION ledger_search_sources()",
+)
+
+POSTGRES_REBUILD = (
+    "DELETE FROM search_documents",
+    f"{_PG_DOC} SELECT a.id::bigint * 4, a.scope, ledger_fold(a.alias) FROM aliases a",
+    f"{_PG_DOC} SELECT c.id::bigint * 4 + 1, c.scope, ledger_claim_search_body(c) FROM claims c",
+    f"{_PG_DOC} SELECT e.id::bigint * 4 + 2, s.scope, ledger_fold(e.excerpt) "
+    "FROM evidence e JOIN sources s ON s.id = e.source_id",
+    f"{_PG_DOC} SELECT p.id::bigint * 4 + 3, s.scope, ledger_fold({_passage_text('p', 's')}) "
+    "FROM passages p JOIN sources s ON s.id = p.source_id",
+)
+
+POSTGRES_DROP = (
+    *(f"DROP TRIGGER IF EXISTS search_{table} ON {table}"
+      for table in ("aliases", "claims", "entities", "evidence", "passages", "sources")),
+    *(f"DROP FUNCTION IF EXISTS ledger_search_{table}()"
+      for table in ("aliases", "claims", "entities", "evidence", "passages", "sources")),
+    "DROP FUNCTION IF EXISTS ledger_claim_search_body(claims)",
+    "DROP FUNCTION IF EXISTS ledger_fold(text)",
+    "DROP TABLE IF EXISTS search_documents",
+)
+
+
+def _run(connection: Connection, statements: tuple[str, ...]) -> None:
+    for statement in statements:
+        connection.exec_driver_sql(statement)
+
+
+def create(connection: Connection) -> None:
+    """Create the search index and its triggers, and fill it from the tables."""
+    sqlite = connection.dialect.name == "sqlite"
+    _run(connection, SQLITE_CREATE if sqlite else POSTGRES_CREATE)
+    rebuild(connection)
+
+
+def drop(connection: Connection) -> None:
+    """Drop the search index and its triggers (the extensions stay: others may use them)."""
+    _run(connection, SQLITE_DROP if connection.dialect.name == "sqlite" else POSTGRES_DROP)
+
+
+def rebuild(connection: Connection) -> None:
+    """Fill the search index again from the tables (what the triggers keep in step)."""
+    _run(connection, SQLITE_REBUILD if connection.dialect.name == "sqlite" else POSTGRES_REBUILD)
