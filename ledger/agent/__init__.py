@@ -14,6 +14,7 @@ from ledger.agent.records import (
     WorkingNote,
 )
 from ledger.agent.tokens import estimate_tokens
+from ledger.agent.mcp_server import build_server, serve
 from ledger.agent.tools import call_tool, tool_schemas
 
 __all__ = [
@@ -24,7 +25,9 @@ __all__ = [
     "RecallWeights",
     "ToolEvent",
     "WorkingNote",
+    "build_server",
     "call_tool",
     "estimate_tokens",
+    "serve",
     "tool_schemas",
 ]

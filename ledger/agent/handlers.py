@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ledger.errors import InvalidInput, NotFound
+from ledger.errors import InvalidInput, NotFound, UnknownName
 
 if TYPE_CHECKING:
     from ledger.api import Ledger
@@ -28,10 +28,25 @@ def _source_in_scope(ledger: Ledger, source_id: int, scope: str) -> Any:
     return source
 
 
+def _known_name(ledger: Ledger, name: str, scope: str) -> None:
+    """UnknownName, with the entities it may mean, for a name no entity of ``scope`` has."""
+    if ledger.resolve(name, scope=scope) is not None:
+        return
+    suggestions = tuple(s for s in ledger.suggest(name, scope=scope) if s.kind == "entity")[:3]
+    hint = (f"; did you mean {' or '.join(repr(s.name) for s in suggestions)}?" if suggestions
+            else "; pass create_entities=true to create it")
+    raise UnknownName(f"no entity {name!r} in scope {scope!r}{hint}", name=name, scope=scope,
+                      suggestions=suggestions)
+
+
 def remember(ledger: Ledger, args: dict[str, Any], scope: str, actor: str | None) -> Any:
     """Store (or reuse) the source, locate the quote, assert the claim without creating unknown names."""
     if (args.get("object") is None) == (args.get("value") is None):
         raise InvalidInput("remember needs exactly one of object (an entity) or value (a literal)")
+    if not args.get("create_entities", False):  # refused before the source is stored, not after
+        for name in (args["subject"], args.get("object")):
+            if name is not None:
+                _known_name(ledger, name, scope)
     given = args["source"]
     if given.get("source_id") is not None:
         source = _source_in_scope(ledger, given["source_id"], scope)

@@ -37,6 +37,8 @@ app.command()(ingest)
 app.command()(commands.backup)
 app.command()(commands.restore)
 app.command()(commands.check)
+app.command()(commands.recall)
+app.command()(commands.mcp)
 app.command()(demo)
 
 
