@@ -43,7 +43,7 @@ def compared(name: str | None, type_: str, parent_names: object) -> bool:
     tables, which differ by database and are made by migration 0009 alone."""
     if type_ != "table" or name is None:
         return True
-    return name not in SEARCH_TABLES and not name.startswith("search_index_")
+    return name not in SEARCH_TABLES and not name.startswith(("search_index_", "search_names_"))
 
 
 def alembic_config(connection: Connection | None = None) -> Config:

@@ -15,6 +15,7 @@ import typer
 from ledger.cli import commands
 from ledger.cli.demo import demo
 from ledger.cli.ingest import ingest
+from ledger.cli.search import search, suggest
 
 __all__ = ["app", "main"]
 
@@ -37,6 +38,8 @@ app.command()(ingest)
 app.command()(commands.backup)
 app.command()(commands.restore)
 app.command()(commands.check)
+app.command()(search)
+app.command()(suggest)
 app.command()(commands.recall)
 app.command()(commands.mcp)
 app.command()(demo)

@@ -18,10 +18,12 @@ from __future__ import annotations
 
 from sqlalchemy import Connection
 
+from ledger.errors import StoreError
+
 ALIAS, CLAIM, EVIDENCE, PASSAGE = 0, 1, 2, 3
 KINDS = {"entity": ALIAS, "claim": CLAIM, "evidence": EVIDENCE, "passage": PASSAGE}
 #: Tables the search index consists of, which are not in ``ledger.model`` (they differ by database).
-TABLES = frozenset({"search_index", "search_documents"})
+TABLES = frozenset({"search_index", "search_names", "search_documents"})
 
 
 def _root_name(entity: str) -> str:
@@ -50,8 +52,13 @@ def _sqlite_delete(key: str) -> str:
     return f"DELETE FROM search_index WHERE rowid = {key};"
 
 
+_NAME_INSERT = "INSERT INTO search_names(rowid, body, scope) VALUES (NEW.id, ledger_fold(NEW.alias), NEW.scope);"
+_NAME_DELETE = "DELETE FROM search_names WHERE rowid = OLD.id;"
+
 SQLITE_REBUILD = (
     "DELETE FROM search_index",
+    "DELETE FROM search_names",
+    "INSERT INTO search_names(rowid, body, scope) SELECT a.id, ledger_fold(a.alias), a.scope FROM aliases a",
     "INSERT INTO search_index(rowid, body, scope) SELECT a.id * 4, ledger_fold(a.alias), a.scope FROM aliases a",
     f"INSERT INTO search_index(rowid, body, scope) SELECT c.id * 4 + 1, ledger_fold({_claim_body('c')}), c.scope "
     f"FROM claims c",
@@ -65,12 +72,16 @@ _CLAIMS_OF_ENTITY = "FROM claims c WHERE c.scope = NEW.scope AND (c.subject_id =
 
 SQLITE_CREATE = (
     "CREATE VIRTUAL TABLE search_index USING fts5(body, scope UNINDEXED, tokenize = 'trigram')",
+    # names alone as well: suggestions look for any shared three letters, which in the whole
+    # index would match most excerpts
+    "CREATE VIRTUAL TABLE search_names USING fts5(body, scope UNINDEXED, tokenize = 'trigram')",
     # aliases: entity names and every other name
     "CREATE TRIGGER search_aliases_ai AFTER INSERT ON aliases BEGIN "
-    + _sqlite_insert("SELECT NEW.id * 4, ledger_fold(NEW.alias), NEW.scope") + " END",
-    "CREATE TRIGGER search_aliases_au AFTER UPDATE ON aliases BEGIN " + _sqlite_delete("OLD.id * 4")
-    + _sqlite_insert("SELECT NEW.id * 4, ledger_fold(NEW.alias), NEW.scope") + " END",
-    "CREATE TRIGGER search_aliases_ad AFTER DELETE ON aliases BEGIN " + _sqlite_delete("OLD.id * 4") + " END",
+    + _sqlite_insert("SELECT NEW.id * 4, ledger_fold(NEW.alias), NEW.scope") + _NAME_INSERT + " END",
+    "CREATE TRIGGER search_aliases_au AFTER UPDATE ON aliases BEGIN " + _sqlite_delete("OLD.id * 4") + _NAME_DELETE
+    + _sqlite_insert("SELECT NEW.id * 4, ledger_fold(NEW.alias), NEW.scope") + _NAME_INSERT + " END",
+    "CREATE TRIGGER search_aliases_ad AFTER DELETE ON aliases BEGIN " + _sqlite_delete("OLD.id * 4") + _NAME_DELETE
+    + " END",
     # claims: identities never change, but a merge renames their subject or object
     "CREATE TRIGGER search_claims_ai AFTER INSERT ON claims BEGIN "
     + _sqlite_insert(f"SELECT NEW.id * 4 + 1, ledger_fold({_claim_body('NEW')}), NEW.scope") + " END",
@@ -111,20 +122,29 @@ SQLITE_DROP = (
         "search_claims_ad", "search_entities_au", "search_evidence_ai", "search_evidence_au", "search_evidence_ad",
         "search_passages_ai", "search_passages_ad", "search_sources_au")),
     "DROP TABLE IF EXISTS search_index",
+    "DROP TABLE IF EXISTS search_names",
 )
 
 # ---------------------------------------------------------------- PostgreSQL
 
 _PG_DOC = "INSERT INTO search_documents(id, scope, body) "
 
-POSTGRES_CREATE = (
-    "CREATE EXTENSION IF NOT EXISTS pg_trgm",
-    "CREATE EXTENSION IF NOT EXISTS unaccent",
+def _postgres_create(ext: str) -> tuple[str, ...]:
+    """The PostgreSQL DDL, with pg_trgm's and unaccent's objects named in their schema ``ext``
+    (a ledger's schema need not have it on its search_path)."""
+    return (
     "CREATE TABLE search_documents (id bigint PRIMARY KEY, scope varchar(200) NOT NULL, body text NOT NULL, "
     "tsv tsvector GENERATED ALWAYS AS (to_tsvector('simple', body)) STORED)",
     "CREATE INDEX ix_search_documents_tsv ON search_documents USING gin (tsv)",
-    "CREATE INDEX ix_search_documents_body_trgm ON search_documents USING gin (body gin_trgm_ops)",
-    "CREATE FUNCTION ledger_fold(value text) RETURNS text LANGUAGE sql STABLE AS $$ SELECT lower(unaccent(value)) $$",
+    f"CREATE INDEX ix_search_documents_body_trgm ON search_documents USING gin (body {ext}.gin_trgm_ops)",
+    # names alone as well, for suggestions (see search_names on SQLite)
+    f"CREATE INDEX ix_search_documents_names_trgm ON search_documents USING gin (body {ext}.gin_trgm_ops) "
+    "WHERE id % 4 = 0",
+    # unaccent's one-argument form finds its dictionary on the search_path: name it
+    f"CREATE FUNCTION ledger_fold(value text) RETURNS text LANGUAGE sql STABLE AS $$ SELECT "
+    f"lower({ext}.unaccent('{ext}.unaccent'::regdictionary, value)) $$",
+    f"CREATE FUNCTION ledger_name_similarity(a text, b text) RETURNS real LANGUAGE sql STABLE AS $$ SELECT "
+    f"{ext}.similarity(a, b) $$",
     "CREATE FUNCTION ledger_claim_search_body(c claims) RETURNS text LANGUAGE sql STABLE AS $$ SELECT ledger_fold("
     + _claim_body("c") + ") $$",
     "CREATE FUNCTION ledger_search_aliases() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
@@ -168,7 +188,7 @@ POSTGRES_CREATE = (
     "FOR EACH ROW EXECUTE FUNCTION ledger_search_passages()",
     "CREATE TRIGGER search_sources AFTER UPDATE OF text, scope ON sources "
     "FOR EACH ROW EXECUTE FUNCTION ledger_search_sources()",
-)
+    )
 
 POSTGRES_REBUILD = (
     "DELETE FROM search_documents",
@@ -187,20 +207,55 @@ POSTGRES_DROP = (
       for table in ("aliases", "claims", "entities", "evidence", "passages", "sources")),
     "DROP FUNCTION IF EXISTS ledger_claim_search_body(claims)",
     "DROP FUNCTION IF EXISTS ledger_fold(text)",
+    "DROP FUNCTION IF EXISTS ledger_name_similarity(text, text)",
     "DROP TABLE IF EXISTS search_documents",
 )
 
 
 def _run(connection: Connection, statements: tuple[str, ...]) -> None:
+    escape = connection.dialect.name != "sqlite"  # psycopg reads "%" as the start of a parameter
     for statement in statements:
-        connection.exec_driver_sql(statement)
+        connection.exec_driver_sql(statement.replace("%", "%%") if escape else statement)
 
 
 def create(connection: Connection) -> None:
     """Create the search index and its triggers, and fill it from the tables."""
-    sqlite = connection.dialect.name == "sqlite"
-    _run(connection, SQLITE_CREATE if sqlite else POSTGRES_CREATE)
+    if connection.dialect.name == "sqlite":
+        _run(connection, SQLITE_CREATE)
+    else:
+        _run(connection, _postgres_create(_extensions_schema(connection)))
     rebuild(connection)
+
+
+_EXTENSION_SCHEMA = ("SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace "
+                     "WHERE e.extname = %s")
+
+
+def _extensions_schema(connection: Connection) -> str:
+    """The schema pg_trgm and unaccent are in, creating them (in public, else the current schema)
+    where missing: they are per database, and a ledger may live in a schema of its own."""
+    cursor = connection.connection.cursor()
+    try:
+        cursor.execute(_EXTENSION_SCHEMA, ("pg_trgm",))
+        found = cursor.fetchone()
+        if found is None:
+            cursor.execute("SELECT coalesce((SELECT nspname FROM pg_namespace WHERE nspname = 'public'), "
+                           "current_schema())")
+            found = cursor.fetchone()
+        name = str(found[0]) if found else "public"
+        schema = '"' + name.replace('"', '""') + '"'
+        cursor.execute(f"CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA {schema}")
+        cursor.execute(_EXTENSION_SCHEMA, ("unaccent",))
+        if cursor.fetchone() is None:
+            cursor.execute(f"CREATE EXTENSION IF NOT EXISTS unaccent SCHEMA {schema}")
+        cursor.execute(_EXTENSION_SCHEMA, ("unaccent",))
+        unaccent = cursor.fetchone()
+        if unaccent is None or unaccent[0] != name:
+            raise StoreError(f"pg_trgm is in schema {name!r} and unaccent in {unaccent and unaccent[0]!r}; "
+                             f"ledger's search needs both in one schema")
+        return schema
+    finally:
+        cursor.close()
 
 
 def drop(connection: Connection) -> None:

@@ -181,14 +181,14 @@ def document_details(connection: Connection, keys: Sequence[int]) -> dict[int, M
 # ---------------------------------------------------------------- suggestions
 
 _ALIAS_CANDIDATES_SQLITE = text(
-    "SELECT a.alias, a.normalized, coalesce(e.merged_into, e.id) AS entity_id FROM search_index f "
-    "JOIN aliases a ON a.id = f.rowid / 4 JOIN entities e ON e.id = a.entity_id "
-    "WHERE search_index MATCH :match AND f.scope = :scope AND f.rowid % 4 = 0 ORDER BY f.rank LIMIT :limit")
+    "SELECT a.alias, a.normalized, coalesce(e.merged_into, e.id) AS entity_id FROM search_names f "
+    "JOIN aliases a ON a.id = f.rowid JOIN entities e ON e.id = a.entity_id "
+    "WHERE search_names MATCH :match AND f.scope = :scope ORDER BY f.rank LIMIT :limit")
 _ALIAS_CANDIDATES_POSTGRES = text(
     "SELECT a.alias, a.normalized, coalesce(e.merged_into, e.id) AS entity_id FROM search_documents d "
     "JOIN aliases a ON a.id = d.id / 4 JOIN entities e ON e.id = a.entity_id "
-    "WHERE d.scope = :scope AND d.id % 4 = 0 AND (d.body % :name OR d.body LIKE ANY (:patterns)) "
-    "ORDER BY similarity(d.body, :name) DESC LIMIT :limit").bindparams(
+    "WHERE d.id % 4 = 0 AND d.scope = :scope AND d.body LIKE ANY (:patterns) "
+    "ORDER BY ledger_name_similarity(d.body, :name) DESC LIMIT :limit").bindparams(
     bindparam("patterns", type_=postgresql.ARRAY(Text())))
 
 
@@ -202,7 +202,7 @@ def alias_candidates(connection: Connection, folded: str, *, scope: str, limit: 
         rows = connection.execute(_ALIAS_CANDIDATES_SQLITE, {"match": match, "scope": scope, "limit": limit})
     else:
         rows = connection.execute(_ALIAS_CANDIDATES_POSTGRES, {
-            "name": folded, "patterns": [_like(folded)], "scope": scope, "limit": limit})
+            "name": folded, "patterns": [_like(g) for g in grams], "scope": scope, "limit": limit})
     return list(rows.mappings())
 
 
