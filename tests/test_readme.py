@@ -26,6 +26,10 @@ RUN_IN_ORDER = {
                "1 reported 0.6 asserted", "[2, 3]", "disputed retracted", "3878100 confirmed country",
                "[('reported', 'asserted'), ('confirmed', 'confirmed')]", "[(3, 3)]", "many None", "NotFound 3 claim 999 does not exist"],
     "ingestion.md": ["reviewed the hyphenated records"],
+    "agents.md": ["PLN 245 since 2026-07-01; previously PLN 280 from 2026-03-01", "PLN 280",
+                  "nothing recorded about 'shoe size'", "('electricity bill',)", "the conversation wins",
+                  "Energa bill, July 2026 | chars 29-54", "True True", "1 1 False", "conversation", "12 remember",
+                  "False UnknownName electricity bill", "[('remember', 'UnknownName')]"],
 }
 #: docs pages whose ```python blocks need a database server, so they are not run here
 NEEDS_A_SERVER = {"postgresql.md"}
