@@ -39,6 +39,7 @@ from sqlalchemy.sql.visitors import InternalTraversal
 from sqlalchemy.types import TypeDecorator, TypeEngine
 
 from ledger import model
+from ledger.store import search_index
 from ledger.timeline import from_micros, to_micros
 
 entities: Table = model.Entity.__table__  # type: ignore[attr-defined]
@@ -324,6 +325,9 @@ def insert_columns(
     # Straight to the driver: SQLAlchemy's exec_driver_sql would walk every parameter row again
     # in Python before handing them over.
     _on_driver(connection, sql, data, many=True)
+    if table.name in search_index.INDEXED_TABLES:  # the new rows into the search index, in one statement
+        for statement, parameters in search_index.upkeep(connection.dialect.name, table.name, columns["id"]):
+            _on_driver(connection, statement, parameters)
 
 
 @contextmanager
