@@ -3,8 +3,9 @@
     python tests/benchmarks/bench_recall.py              # 1,000,000 claims, 1,500,000 excerpts
     python tests/benchmarks/bench_recall.py 20000        # while developing
 
-Reuses bench_search's ledger (built once, cached in /tmp/ledger-bench-search-N/with.db) and its
-bare FTS query. Each sample asks one question of one or two of the generator's words, in turns:
+Builds bench_search's ledgers with its generator (once, cached in /tmp/ledger-bench-recall-N/:
+recall's migrations must not touch bench_search's own cache) and measures against its bare FTS
+query. Each sample asks one question of one or two of the generator's words, in turns:
 the bare FTS query (every word, ranked, no time slicing, no details), then ``recall()`` (search
 with time slicing, the candidates' statements, evidence, sources, ranking and packing under 600
 tokens). Prints ratios, never pass/fail timings: these machines are shared and noisy.
@@ -23,9 +24,21 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_search import WORDS, BareFts, build, percentile  # noqa: E402
+from bench_search import BATCH, WORDS, BareFts, Load, percentile  # noqa: E402
 
 from ledger import Ledger  # noqa: E402
+
+
+def build(folder: Path, claims: int) -> dict[str, int]:
+    """bench_search's indexed ledger alone (recall needs no unindexed twin), batch by batch."""
+    folder.mkdir(parents=True, exist_ok=True)
+    load = Load(folder / "with.db", claims, indexed=True)
+    for first in range(0, claims, BATCH):
+        load.batch(first)
+    load.ledger.close()
+    timings = {"claims": claims, "evidence": sum(len(d["evidence"]) for d in load.drafts)}
+    (folder / "timings.json").write_text(json.dumps(timings))
+    return timings
 
 
 def main() -> None:
@@ -33,7 +46,7 @@ def main() -> None:
     parser.add_argument("claims", type=int, nargs="?", default=1_000_000)
     parser.add_argument("--queries", type=int, default=200)
     args = parser.parse_args()
-    folder = Path(f"/tmp/ledger-bench-search-{args.claims}")
+    folder = Path(f"/tmp/ledger-bench-recall-{args.claims}")
     cached = folder / "timings.json"
     timings = json.loads(cached.read_text()) if cached.exists() else build(folder, args.claims)
     path = folder / "with.db"
