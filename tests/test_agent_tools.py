@@ -143,3 +143,19 @@ def test_tools_never_cross_scopes(ledger: Ledger, clock) -> None:  # type: ignor
     assert call_tool(ledger, "contradictions", {}, scope="office")["result"] == []
     assert ledger.claim(first) == before  # the refused forget changed nothing
     assert call_tool(ledger, "explain", {"claim_id": first}, scope="home")["ok"]
+
+
+def test_ledger_recall_on_the_command_line(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from typer.testing import CliRunner
+
+    from ledger.cli import app
+
+    db = str(tmp_path / "cli.db")
+    runner = CliRunner()
+    assert runner.invoke(app, ["demo", "--db", db]).exit_code == 0
+    shown = runner.invoke(app, ["recall", "how much do I pay for electricity?", "--db", db])
+    assert shown.exit_code == 0 and "PLN 245 since 2026-07-01; previously PLN 280" in shown.stdout
+    as_json = runner.invoke(app, ["recall", "electricity in April 2026", "--json", "--db", db])
+    assert [i["value"] for i in json.loads(as_json.stdout)["items"]] == ["PLN 280"]
+    missing = runner.invoke(app, ["recall", "shoe size", "--db", str(tmp_path / "none.db")])
+    assert missing.exit_code == 2  # no such ledger: refused, not created

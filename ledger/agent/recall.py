@@ -231,7 +231,7 @@ def _nothing(connection: Connection, terms: list[str], question: Question, perio
              other_times: list[str]) -> tuple[str, tuple[str, ...]]:
     """The explicit "nothing recorded about …", with name suggestions for words the ledger does not know."""
     about = " ".join(terms) or question.text.strip()
-    when = f" for {period.words.strip()}" if period else (
+    when = f" for {_period_label(period)}" if period else (
         f" valid at {packing.shown_time(question.valid_at, None)}" if question.valid_at else "")
     message = f"nothing recorded about {about!r}{when}"
     if other_times:
@@ -240,3 +240,10 @@ def _nothing(connection: Connection, terms: list[str], question: Question, perio
     if suggestions:
         message += "; did you mean " + " or ".join(repr(s) for s in suggestions) + "?"
     return message, suggestions
+
+
+def _period_label(period: Period) -> str:
+    """"2026-04" for a month, "2026" for a year."""
+    if period.end.year > period.start.year and period.start.month == 1 and period.end.month == 1:
+        return f"{period.start.year:04d}"
+    return f"{period.start.year:04d}-{period.start.month:02d}"

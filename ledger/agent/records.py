@@ -151,7 +151,7 @@ class Packet:
             lines.append(f"Working notes of this run ({self.run_id}):")
             lines += [note.to_text() for note in self.notes]
         if self.nothing:
-            lines.append(self.nothing + ".")
+            lines.append(self.nothing if self.nothing.endswith((".", "?", "!")) else self.nothing + ".")
         if self.omitted:
             lines.append(f"({self.omitted} more matching claims left out to stay under {self.budget_tokens} tokens.)")
         return "\n".join(lines)
