@@ -138,11 +138,12 @@ def pack(items: Sequence[PacketItem], budget: int, count: TokenCounter) -> tuple
 
 def pack_notes(notes: Sequence[WorkingNote], terms: Sequence[str], budget: int,
                count: TokenCounter) -> tuple[list[WorkingNote], int]:
-    """All of a run's notes when they fit ``budget``; else the ones matching the question best (then
-    the newest), in turn order. (kept, tokens used)."""
+    """All of a run's notes when they fit ``budget``; else, within half of it (the rest is for claims),
+    the ones matching the question best (then the newest), in turn order. (kept, tokens used)."""
     costs = {note.id: count(note.to_text()) + 1 for note in notes}
     if sum(costs.values()) <= budget:
         return list(notes), sum(costs.values())
+    budget //= 2
     ranked = sorted(notes, key=lambda n: (coverage(terms, n.text), n.turn), reverse=True)
     kept: list[WorkingNote] = []
     used = 0

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from sqlalchemy import Connection
@@ -59,10 +59,7 @@ def recall(connection: Connection, question: Question) -> Packet:
     notes: list[WorkingNote] = []
     if question.run_id is not None:
         everything = live_notes(connection, scope=question.scope, run_id=question.run_id, now=question.now)
-        notes, used = packing.pack_notes(everything, terms, room if not terms else room // 2 or room,
-                                         question.count_tokens)
-        if sum(question.count_tokens(n.to_text()) + 1 for n in everything) <= room:
-            notes, used = everything, sum(question.count_tokens(n.to_text()) + 1 for n in everything)
+        notes, used = packing.pack_notes(everything, terms, room, question.count_tokens)
         room -= used
     items, other_times, unread = _items(connection, terms, question, at=at, known_at=known_at, period=period)
     kept, _, omitted = packing.pack(items, room, question.count_tokens)
@@ -84,8 +81,7 @@ def _packet(question: Question, period: Period | None, items: Sequence[PacketIte
                     budget_tokens=question.budget_tokens, valid_at=question.valid_at, known_at=question.known_at,
                     period=(period.start, period.end) if period else None, nothing=nothing,
                     suggestions=suggestions, omitted=omitted, run_id=question.run_id)
-    return Packet(**{**{f: getattr(packet, f) for f in Packet.__dataclass_fields__},
-                     "tokens": question.count_tokens(packet.to_prompt())})
+    return replace(packet, tokens=question.count_tokens(packet.to_prompt()))
 
 
 def _items(connection: Connection, terms: list[str], question: Question, *, at: datetime, known_at: datetime,
