@@ -106,8 +106,10 @@ def test_notes_and_promotion_through_the_tools(ledger: Ledger) -> None:
     assert noted["turn"] == 1
     assert call_tool(ledger, "recall", {"question": "ferry", "run_id": "r1"})["result"]["packet"]["notes"]
     assert not call_tool(ledger, "recall", {"question": "ferry", "run_id": "r2"})["result"]["packet"]["notes"]
-    promoted = call_tool(ledger, "promote", {"run_id": "r1", "note_id": noted["id"], "subject": "ferry",
-                                             "predicate": "departure", "value": "9:30", "quote": "leaves at 9:30"})
+    arguments = {"run_id": "r1", "note_id": noted["id"], "subject": "ferry", "predicate": "departure",
+                 "value": "9:30", "quote": "leaves at 9:30"}
+    assert call_tool(ledger, "promote", arguments)["error"]["type"] == "UnknownName"  # no entity "ferry" yet
+    promoted = call_tool(ledger, "promote", {**arguments, "create_entities": True})
     assert promoted["ok"], promoted
     assert ledger.claims("ferry", "departure")[0].value == "9:30"
 

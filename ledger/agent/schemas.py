@@ -98,7 +98,9 @@ TOOLS: list[dict[str, Any]] = [
          "run_id": {**_NAME}, "note_id": {"type": "integer", "minimum": 1}, "subject": {**_NAME},
          "predicate": {**_NAME}, "object": {**_NAME}, "value": {"type": ["string", "number", "boolean"]},
          "quote": {"type": "string", "description": "the words of the note that support it (default: all)"},
-         "valid_from": _TIME, "valid_until": _TIME},
+         "valid_from": _TIME, "valid_until": _TIME,
+         "create_entities": {"type": "boolean", "default": False,
+                             "description": "create subject/object entities the ledger does not know yet"}},
          "required": ["run_id", "note_id", "subject", "predicate"], "additionalProperties": False}},
 ]
 

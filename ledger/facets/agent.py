@@ -58,13 +58,13 @@ class AgentCalls(Facet):
                 *, value: Any = None, quote: str | None = None, valid_from: TimeInput | None = None,
                 valid_until: TimeInput | None = None, qualifiers: Mapping[str, Any] | None = None,
                 confidence: float | None = None, run_id: str | None = None, actor: str | None = None,
-                scope: str = "default") -> Claim:
+                scope: str = "default", create_entities: bool = True) -> Claim:
         """Make a durable claim from a note; its evidence is the note's turn, stored as a conversation source."""
         note_id, scope = memory.note_id_of(note), check_scope(scope)
         run_id = None if run_id is None else memory.check_run_id(run_id)
         draft = ClaimDraft(subject=subject, predicate=predicate, object=object, value=value, valid_from=valid_from,
                            valid_until=valid_until, confidence=confidence, qualifiers=qualifiers, actor=actor,
-                           scope=scope)
+                           scope=scope, create_entities=create_entities)
 
         def work(connection: Any, now: Any, ids: Any) -> Claim:
             found = memory.live_note(connection, note_id, now=now, scope=scope, run_id=run_id)
