@@ -3,6 +3,15 @@
 ``import ledger`` stays light: pymupdf and trafilatura load only when a document is ingested.
 """
 
+from ledger.agent.records import (
+    NoteReceipt,
+    Packet,
+    PacketCitation,
+    PacketItem,
+    RecallWeights,
+    ToolEvent,
+    WorkingNote,
+)
 from ledger.api import Ledger
 from ledger.claims.draft import ClaimDraft
 from ledger.check import CheckReport, Finding
@@ -73,9 +82,14 @@ __all__ = [
     "MissingEvidence",
     "NeedsOCR",
     "NotFound",
+    "NoteReceipt",
+    "Packet",
+    "PacketCitation",
+    "PacketItem",
     "Passage",
     "PredicateInfo",
     "QuoteNotFound",
+    "RecallWeights",
     "Retrieval",
     "ScopeMismatch",
     "SearchHit",
@@ -84,5 +98,7 @@ __all__ = [
     "StaleEvidence",
     "StoreError",
     "Suggestion",
+    "ToolEvent",
     "UnknownName",
+    "WorkingNote",
 ]

@@ -29,6 +29,7 @@ from ledger.claims.draft import ClaimDraft, drafts
 from ledger.claims.write import write_claims
 from ledger.entities import check_name, check_text, normalize_name
 from ledger.errors import InvalidInput, NotFound
+from ledger.facets.agent import AgentCalls
 from ledger.facets.base import Facet
 from ledger.facets.search import SearchCalls
 from ledger.ingest.base import SourceDraft
@@ -52,7 +53,7 @@ from ledger.timeline import Clock, LedgerClock, TimeInput
 from ledger.validate import ClaimRef, EntityRef, SourceRef, check_scope
 
 
-class Ledger(SearchCalls, Facet):
+class Ledger(AgentCalls, SearchCalls, Facet):
     """A claim ledger on one database. Open with ``Ledger.open()``; use as a context manager."""
 
     @classmethod

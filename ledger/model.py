@@ -307,3 +307,41 @@ class ClockState(Table, table=True):
 
     id: int = Field(default=1, primary_key=True)
     last_recorded_at: datetime | None = _time()
+
+
+class AgentEvent(Table, table=True):
+    """One tool call an agent made: the tool, its arguments, the outcome, when and by whom."""
+
+    __tablename__ = "agent_events"
+    __table_args__ = (Index("ix_agent_events_scope_recorded_at", "scope", "recorded_at"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    scope: str = Field(sa_column=Column(String(200), nullable=False))
+    tool: str = Field(sa_column=Column(String(64), nullable=False))
+    arguments: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    #: "ok" or the error's class name (NotFound, InvalidInput, …).
+    outcome: str = Field(sa_column=Column(String(64), nullable=False))
+    #: The error's message, or a short summary of what the call returned.
+    detail: str | None = Field(default=None, sa_column=Column(Text))
+    actor: str | None = Field(default=None, sa_column=Column(Text))
+    recorded_at: datetime = _time(nullable=False)
+
+
+class WorkingNote(Table, table=True):
+    """A note one agent run keeps for itself: never in durable reads, gone after ``expires_at``."""
+
+    __tablename__ = "working_notes"
+    __table_args__ = (
+        Index("ix_working_notes_scope_run_id", "scope", "run_id"),
+        Index("ix_working_notes_expires_at", "expires_at"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    scope: str = Field(sa_column=Column(String(200), nullable=False))
+    run_id: str = Field(sa_column=Column(String(200), nullable=False))
+    #: The note's position in its run (1, 2, …): the conversation turn it came from.
+    turn: int = Field(sa_column=Column(Integer, nullable=False))
+    text: str = Field(sa_column=Column(Text, nullable=False))
+    actor: str | None = Field(default=None, sa_column=Column(Text))
+    recorded_at: datetime = _time(nullable=False)
+    expires_at: datetime = _time(nullable=False)

@@ -21,10 +21,11 @@ Relation = Literal["supports", "contradicts"]
 #: "closed-by" (a later value), "superseded-by" (explicitly), "corrected-by" (its own source),
 #: "contradicted-by" (an independent source), "settled" (its rivals were superseded),
 #: "retracted-with" (it continued a claim that was retracted), "restored-after" (the claim that
-#: changed it was retracted). By an explicit call: "confirmed", "disputed", "retracted".
+#: changed it was retracted). By an explicit call: "confirmed", "disputed", "retracted", "ended" (its
+#: validity closed by the agent tool ``forget``, with the reason).
 CauseKind = Literal["asserted", "corroborated", "extended", "closed-by", "superseded-by", "corrected-by",
                     "contradicted-by", "contradicted-in-source", "coalesced-into", "settled", "confirmed", "disputed",
-                    "retracted", "retracted-with", "restored-after"]
+                    "retracted", "retracted-with", "restored-after", "ended"]
 #: What an assertion did to another claim: "supersedes" (explicitly, by ``supersedes=``),
 #: "backfilled-before" (asserted open-ended, it ends where that claim starts), "updates",
 #: "corrects", "conflicts-with", "resumes" and "resumes-after" (a continuation: it holds the
@@ -35,7 +36,7 @@ EffectKind = Literal["supersedes", "backfilled-before", "updates", "corrects", "
 CAUSE_KINDS: tuple[CauseKind, ...] = ("asserted", "corroborated", "extended", "closed-by", "superseded-by",
                                       "corrected-by", "contradicted-by", "contradicted-in-source", "coalesced-into",
                                       "settled", "confirmed", "disputed", "retracted", "retracted-with",
-                                      "restored-after")
+                                      "restored-after", "ended")
 Trust = Literal["trusted", "untrusted"]
 
 

@@ -12,7 +12,7 @@ import ledger
 
 CLI = Path(ledger.__file__).resolve().parent / "cli"
 #: The ledger modules the command line may import from (besides its own).
-PUBLIC = {"ledger", "ledger.records", "ledger.errors"}
+PUBLIC = {"ledger", "ledger.records", "ledger.errors", "ledger.agent"}
 #: The third-party packages it may use: pyproject.toml's CLI dependencies.
 THIRD_PARTY = {"typer", "rich"}
 

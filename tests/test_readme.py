@@ -34,6 +34,10 @@ RUN_IN_ORDER = {
                   "predicate electricity_cost normalized 1.0",
                   "no entity 'Tottenahm' in scope 'default'; did you mean 'Tottenham Hotspur'?",
                   "['Tottenham Hotspur'] None"],
+    "agents.md": ["PLN 245 since 2026-07-01; previously PLN 280 from 2026-03-01", "PLN 280",
+                  "nothing recorded about 'shoe size'", "('electricity bill',)", "the conversation wins",
+                  "Energa bill, July 2026 | chars 29-54", "True True", "1 1 False", "conversation", "12 remember",
+                  "False UnknownName electricity bill", "[('remember', 'UnknownName')]"],
 }
 #: docs pages whose ```python blocks need a database server, so they are not run here
 NEEDS_A_SERVER = {"postgresql.md"}

@@ -40,6 +40,8 @@ app.command()(commands.restore)
 app.command()(commands.check)
 app.command()(search)
 app.command()(suggest)
+app.command()(commands.recall)
+app.command()(commands.mcp)
 app.command()(demo)
 
 

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from ledger import Ledger
+from ledger.agent import serve
 from ledger.cli.common import DbOption, JsonOption, ScopeOption, console, fail, opened
 from ledger.cli.render import print_json, show_audit, show_check, show_claims, show_explanation
 from ledger.errors import InvalidInput, LedgerError
@@ -186,3 +187,37 @@ def check(as_json: JsonOption = False, db: DbOption = None) -> None:
         show_check(report)
     if not report.ok:
         raise typer.Exit(1)
+
+
+def mcp(
+    scope: ScopeOption = "default",
+    actor: Annotated[str, typer.Option(help="Who the tool calls are logged as.")] = "mcp",
+    db: DbOption = None,
+) -> None:
+    """Serve the ledger's tools to an agent over MCP (stdio) until the client disconnects.
+
+    Example: ledger mcp --db research.db --scope home
+    """
+    try:
+        serve(db, scope=scope, actor=actor)
+    except LedgerError as error:
+        fail(error)
+
+
+def recall(
+    question: str,
+    budget: Annotated[int, typer.Option(help="Token budget of the packet.")] = 600,
+    valid_at: Annotated[str | None, typer.Option(help="World time asked about (default: read from the question, else now).")] = None,
+    known_at: Annotated[str | None, typer.Option(help="System time: what the ledger said then (default now).")] = None,
+    scope: ScopeOption = "default", as_json: JsonOption = False, db: DbOption = None,
+) -> None:
+    """What the ledger holds that answers QUESTION: claims with validity, warnings and sources.
+
+    Example: ledger recall "how much do I pay for electricity?" --budget 400
+    """
+    with opened(db, as_json=as_json, create=False) as ledger:
+        packet = ledger.recall(question, budget_tokens=budget, valid_at=valid_at, known_at=known_at, scope=scope)
+    if as_json:
+        print_json(packet.to_dict())
+    else:
+        console.print(packet.to_prompt(), highlight=False, markup=False, soft_wrap=True)
