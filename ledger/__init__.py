@@ -21,7 +21,9 @@ from ledger.errors import (
     QuoteNotFound,
     ScopeMismatch,
     StoreError,
+    TraversalLimit,
 )
+from ledger.graph import GraphEdge, GraphPath
 from ledger.records import (
     Audit,
     Cause,
@@ -62,6 +64,8 @@ __all__ = [
     "Explanation",
     "FetchError",
     "Finding",
+    "GraphEdge",
+    "GraphPath",
     "IngestError",
     "InvalidInput",
     "InvalidTime",
@@ -80,4 +84,5 @@ __all__ = [
     "SourceId",
     "StaleEvidence",
     "StoreError",
+    "TraversalLimit",
 ]

@@ -131,10 +131,10 @@ def prepare(ledger: Ledger, spec: GraphSpec) -> list[object]:
 
 
 def load(ledger: Ledger, edges: list[Edge], spec: GraphSpec, *, clock: _Clock | None = None,
-         chunk: int = 50_000) -> list[int]:
+         chunk: int = 50_000, first_day: int = 0) -> list[int]:
     """Write ``edges`` through ``assert_claims`` (one transaction per chunk); their claim ids.
 
-    Pass the ledger's clock (``open_ledger`` makes one) to record each batch on its own day.
+    Pass the ledger's clock (``open_ledger`` makes one) to record batch b on day ``first_day + b``.
     """
     citations = prepare(ledger, spec)
     ids: list[int] = []
@@ -145,7 +145,7 @@ def load(ledger: Ledger, edges: list[Edge], spec: GraphSpec, *, clock: _Clock | 
         while batch_end < len(edges) and edges[batch_end].batch == batch:
             batch_end += 1
         if clock is not None:
-            clock.batch = batch
+            clock.batch = first_day + batch
         for first in range(batch_start, batch_end, chunk):
             ids.extend(ledger.assert_claims(
                 {"subject": entity_name(e.subject), "predicate": e.predicate, "object": entity_name(e.object),
