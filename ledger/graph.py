@@ -9,7 +9,7 @@ export (GraphML, node-link JSON); networkx is imported only here, when a graph i
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
@@ -18,6 +18,7 @@ from sqlalchemy import Connection
 
 from ledger import queries
 from ledger.errors import InvalidInput, NotFound, ScopeMismatch, TraversalLimit
+from ledger.model import UTCTime
 from ledger.records import STATUSES, VISIBLE_STATUSES, ClaimId, EntityId
 
 if TYPE_CHECKING:
@@ -30,8 +31,9 @@ MAX_NODES = 10_000
 TIME_BUDGET = 10.0
 MAX_PATHS = 100
 MAX_DEPTH = 10
-#: Rows read from the walk between two looks at the clock.
+#: Rows read from the walk between two looks at the clock; ids bound in one IN list.
 _BATCH = 512
+_CHUNK = 10_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,30 +149,46 @@ def neighborhood(connection: Connection, start: int, graph_slice: Slice, *, dept
     """
     deadline = time.monotonic() + time_budget
     nodes: dict[int, None] = {start: None}
-    edges: dict[int, tuple[int, int, Any]] = {}
+    edges: dict[int, Sequence[Any]] = {}
     reason: str | None = None
     params = {**graph_slice.params(), "start": start, "depth": depth, "direction": direction}
     if depth > 0:
         for batch in _stream(connection, "neighbourhood", params):
-            for row in batch:
-                other = row.other_id
+            for row in batch:  # by position: depth, entity_id, claim_id, outgoing, other_id, ...
+                other = row[4]
                 if other not in nodes:
                     if len(nodes) >= max_nodes:
                         reason = "max_nodes"
                         break
                     nodes[other] = None
-                if row.claim_id not in edges:
-                    ends = (row.entity_id, other) if row.outgoing else (other, row.entity_id)
-                    edges[row.claim_id] = (*ends, row)
+                if row[2] not in edges:
+                    edges[row[2]] = row
             if reason is None and time.monotonic() > deadline:
                 reason = "time_budget"
             if reason is not None:
                 break
-    graph = _graph(connection, nodes, [_edge(claim, s, o, row) for claim, (s, o, row) in edges.items()],
-                   graph_slice)
+    when = stored_time(connection)
+    graph = _graph(connection, nodes, (), graph_slice)
+    graph.add_edges_from(
+        ((row[1], row[4]) if row[3] else (row[4], row[1])) + (claim, {
+            "claim_id": claim, "predicate": row[5], "status": row[6], "confidence": row[7],
+            "valid_from": when(row[8]), "valid_until": when(row[9]), "recorded_at": when(row[10]),
+            "invalidated_at": when(row[11])})
+        for claim, row in edges.items())
     graph.graph.update(start=start, depth=depth, direction=direction, truncated=reason is not None,
                        truncated_reason=reason, max_nodes=max_nodes, time_budget=time_budget)
     return graph
+
+
+def stored_time(connection: Connection) -> Callable[[Any], datetime | None]:
+    """A converter of times as the database stores them (microseconds, timestamptz) to aware UTC datetimes."""
+    column = UTCTime()
+    dialect = connection.dialect
+
+    def convert(value: Any) -> datetime | None:
+        return column.process_result_value(value, dialect)
+
+    return convert
 
 
 def paths(connection: Connection, source: int, target: int, graph_slice: Slice, *, max_depth: int,
@@ -200,11 +218,11 @@ def paths(connection: Connection, source: int, target: int, graph_slice: Slice, 
 def whole_graph(connection: Connection, graph_slice: Slice) -> networkx.MultiDiGraph:
     """Every entity and entity-valued claim of the slice's scope as of its times."""
     known_at = graph_slice.known_at
-    rows = queries.run(connection, "graph_nodes", scope=graph_slice.scope, known_at=known_at).all()
-    nodes = {row.id: None for row in rows}
     edges = [_edge(row.claim_id, row.subject_id, row.object_id, row)
              for row in queries.run(connection, "graph_edges", **graph_slice.params())]
-    graph = _graph(connection, nodes, edges, graph_slice)
+    graph = _graph(connection, {}, edges, graph_slice)
+    graph.add_nodes_from((row.id, {"name": row.name, "kind": row.kind})
+                         for row in queries.run(connection, "graph_nodes", scope=graph_slice.scope, known_at=known_at))
     graph.graph.update(truncated=False, truncated_reason=None)
     return graph
 
@@ -216,10 +234,10 @@ def _ids(joined: str) -> list[int]:
 def _paths(connection: Connection, found: list[tuple[list[int], list[int]]], graph_slice: Slice) -> list[GraphPath]:
     wanted = sorted({claim for _, claims in found for claim in claims})
     by_id = {}
-    if wanted:
-        rows = queries.run(connection, "graph_claims", ids=wanted, scope=graph_slice.scope,
+    for first in range(0, len(wanted), _CHUNK):
+        rows = queries.run(connection, "graph_claims", ids=wanted[first:first + _CHUNK], scope=graph_slice.scope,
                            known_at=graph_slice.known_at)
-        by_id = {row.claim_id: _edge(row.claim_id, row.subject_id, row.object_id, row) for row in rows}
+        by_id.update({row.claim_id: _edge(row.claim_id, row.subject_id, row.object_id, row) for row in rows})
     return [GraphPath(entities=tuple(EntityId(n) for n in nodes), edges=tuple(by_id[c] for c in claims))
             for nodes, claims in found]
 
@@ -241,8 +259,10 @@ def _graph(connection: Connection, nodes: Mapping[int, None], edges: Sequence[Gr
                                   known_at=graph_slice.known_at,
                                   predicates=None if graph_slice.predicates is None else list(graph_slice.predicates),
                                   statuses=list(graph_slice.statuses))
-    if nodes:
-        rows = queries.run(connection, "graph_entities", ids=list(nodes), known_at=graph_slice.known_at)
+    wanted = list(nodes)
+    for first in range(0, len(wanted), _CHUNK):  # SQLite binds at most 32,766 parameters
+        rows = queries.run(connection, "graph_entities", ids=wanted[first:first + _CHUNK],
+                           known_at=graph_slice.known_at).all()
         graph.add_nodes_from((row.id, {"name": row.name, "kind": row.kind}) for row in rows)
     graph.add_edges_from(
         (edge.subject_id, edge.object_id, edge.claim_id,

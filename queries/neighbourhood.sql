@@ -1,6 +1,6 @@
 -- name: neighbourhood
 -- params: scope:str, start:int, depth:int, valid_at:time, known_at:time, direction:str, predicates:str, statuses:str
--- returns: depth, entity_id, claim_id, outgoing, other_id, predicate, status, confidence, valid_from:time, valid_until:time, recorded_at:time, invalidated_at:time
+-- returns: depth, entity_id, claim_id, outgoing, other_id, predicate, status, confidence, valid_from, valid_until, recorded_at, invalidated_at
 -- The claims walked from entity :start (an entity id after merges) out to :depth hops, in the
 -- time slice: entity-valued claims of :scope in the version held at :known_at, true at
 -- :valid_at, with a status in :statuses. One row per (walked entity, claim at it): entity_id
@@ -12,6 +12,8 @@
 -- Value claims drop out at the join with the other end (o.id = NULL never holds). The scope test
 -- is written so that SQLite does not take it as the index to search by (`|| ''`), but looks
 -- claims up by their subject and object in ix_claims_entity_subject / ix_claims_entity_object.
+-- Times come as stored (integer microseconds on SQLite, timestamptz on PostgreSQL): the reader
+-- converts only the claims it keeps.
 -- Rows come in walk order (breadth first) and the walk is lazy: a reader that stops early (node
 -- limit, time budget) stops the walk. An entity reached at several distances is walked from at
 -- each (the bound is :depth), so a claim may come twice; readers keep the first.
