@@ -184,9 +184,13 @@ def stored_time(connection: Connection) -> Callable[[Any], datetime | None]:
     """A converter of times as the database stores them (microseconds, timestamptz) to aware UTC datetimes."""
     column = UTCTime()
     dialect = connection.dialect
+    seen: dict[Any, datetime | None] = {}  # a walk's claims share few distinct times (dates, batches)
 
     def convert(value: Any) -> datetime | None:
-        return column.process_result_value(value, dialect)
+        if value in seen:
+            return seen[value]
+        seen[value] = converted = column.process_result_value(value, dialect)
+        return converted
 
     return convert
 

@@ -26,6 +26,9 @@ RUN_IN_ORDER = {
                "1 reported 0.6 asserted", "[2, 3]", "disputed retracted", "3878100 confirmed country",
                "[('reported', 'asserted'), ('confirmed', 'confirmed')]", "[(3, 3)]", "many None", "NotFound 3 claim 999 does not exist"],
     "ingestion.md": ["reviewed the hyphenated records"],
+    "graph.md": ["['Acme', 'Ann', 'Bob', 'Initech']", "1 Ann works_for Acme", "3 Acme owns Initech", "['Initech']",
+                 "2 True max_nodes", "2 ['works_for', 'owns']", "4 3", '"2022-03-01T00:00:00+00:00"', "[2, 3]",
+                 "(4, 'changed', 'retracted')"],
 }
 #: docs pages whose ```python blocks need a database server, so they are not run here
 NEEDS_A_SERVER = {"postgresql.md"}
