@@ -30,8 +30,10 @@ from ledger.errors import (
     QuoteNotFound,
     ScopeMismatch,
     StoreError,
+    TraversalLimit,
     UnknownName,
 )
+from ledger.graph import GraphEdge, GraphPath
 from ledger.search import SearchHit, Suggestion
 from ledger.records import (
     Audit,
@@ -73,6 +75,8 @@ __all__ = [
     "Explanation",
     "FetchError",
     "Finding",
+    "GraphEdge",
+    "GraphPath",
     "IngestError",
     "InvalidInput",
     "InvalidTime",
@@ -99,6 +103,7 @@ __all__ = [
     "StoreError",
     "Suggestion",
     "ToolEvent",
+    "TraversalLimit",
     "UnknownName",
     "WorkingNote",
 ]

@@ -32,6 +32,7 @@ from ledger.errors import InvalidInput, NotFound
 from ledger.facets.agent import AgentCalls
 from ledger.facets.base import Facet
 from ledger.facets.search import SearchCalls
+from ledger.facets.graph import GraphCalls
 from ledger.ingest.base import SourceDraft
 from ledger.records import (
     STATUSES,
@@ -53,7 +54,7 @@ from ledger.timeline import Clock, LedgerClock, TimeInput
 from ledger.validate import ClaimRef, EntityRef, SourceRef, check_scope
 
 
-class Ledger(AgentCalls, SearchCalls, Facet):
+class Ledger(GraphCalls, AgentCalls, SearchCalls, Facet):
     """A claim ledger on one database. Open with ``Ledger.open()``; use as a context manager."""
 
     @classmethod

@@ -13,6 +13,7 @@
      ├─ Conflict                               the request contradicts stored state
      │   └─ AliasConflict                      an alias already names another entity
      ├─ ClockError                             the clock ran backwards
+ ├─ TraversalLimit                         a graph search ran out of its time budget
      └─ StoreError                             the database failed underneath us
 """
 
@@ -107,3 +108,13 @@ class StoreError(LedgerError):
     """The database failed (locked, disconnected, corrupt); nothing was written."""
 
     exit_code = 6
+
+
+class TraversalLimit(LedgerError):
+    """A graph search ran out of its time budget; ``partial`` holds what it had found."""
+
+    exit_code = 9
+
+    def __init__(self, message: str, *, partial: object = ()) -> None:
+        super().__init__(message)
+        self.partial = partial

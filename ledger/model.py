@@ -179,6 +179,10 @@ class Claim(Table, table=True):
         Index("ix_claims_scope_subject_predicate", "scope", "subject_id", "predicate"),
         Index("ix_claims_scope_predicate_subject", "scope", "predicate", "subject_id"),  # claims(predicate=…)
         Index("ix_claims_object_id", "object_id"),
+        # the graph walk (queries/neighbourhood.sql, paths.sql): a node's claims, covered
+        Index("ix_claims_entity_subject", "subject_id", "object_id", "scope", "predicate"),
+        Index("ix_claims_entity_object", "object_id", "subject_id", "scope", "predicate",
+              sqlite_where=text("object_id IS NOT NULL"), postgresql_where=text("object_id IS NOT NULL")),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -197,7 +201,12 @@ class ClaimVersion(Table, table=True):
     """One state of a claim in system time: status, confidence and valid interval."""
 
     __tablename__ = "claim_versions"
-    __table_args__ = (Index("ix_claim_versions_claim_id_recorded_at", "claim_id", "recorded_at"),)
+    __table_args__ = (
+        Index("ix_claim_versions_claim_id_recorded_at", "claim_id", "recorded_at"),
+        # a claim's version in a time slice, with what a graph edge carries, without the row
+        Index("ix_claim_versions_slice", "claim_id", "recorded_at", "invalidated_at", "valid_from", "valid_until",
+              "status", "confidence"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     claim_id: int = Field(sa_column=Column(Integer, ForeignKey("claims.id"), nullable=False))

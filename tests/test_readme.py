@@ -38,6 +38,9 @@ RUN_IN_ORDER = {
                   "nothing recorded about 'shoe size'", "('electricity bill',)", "the conversation wins",
                   "Energa bill, July 2026 | chars 29-54", "True True", "1 1 False", "conversation", "12 remember",
                   "False UnknownName electricity bill", "[('remember', 'UnknownName')]"],
+    "graph.md": ["['Acme', 'Ann', 'Bob', 'Initech']", "1 Ann works_for Acme", "3 Acme owns Initech", "['Initech']",
+                 "2 True max_nodes", "2 ['works_for', 'owns']", "4 3", '"2022-03-01T00:00:00+00:00"', "[2, 3]",
+                 "(4, 'changed', 'retracted')"],
 }
 #: docs pages whose ```python blocks need a database server, so they are not run here
 NEEDS_A_SERVER = {"postgresql.md"}

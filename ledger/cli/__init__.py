@@ -1,7 +1,7 @@
 """The ``ledger`` command line: parse, make one API call, render. ``--json`` for machines.
 
 Every failure exits non-zero: the LedgerError's exit code (2 bad input or an unreadable
-document, 3 not found, 4 conflict, 5 clock, 6 database, 7 a URL that could not be fetched), 1 for anything else. Errors are one line on stderr; with
+document, 3 not found, 4 conflict, 5 clock, 6 database, 7 a URL that could not be fetched, 9 a path search out of time), 1 for anything else. Errors are one line on stderr; with
 ``--json``, one JSON object ``{"error": <class>, "message": ...}``.
 
 The command line uses only what a program could: ``ledger``'s public names, its records and its
@@ -14,6 +14,7 @@ import typer
 
 from ledger.cli import commands
 from ledger.cli.demo import demo
+from ledger.cli.graph import ask, graph_app, neighborhood, paths
 from ledger.cli.ingest import ingest
 from ledger.cli.search import search, suggest
 
@@ -42,6 +43,10 @@ app.command()(search)
 app.command()(suggest)
 app.command()(commands.recall)
 app.command()(commands.mcp)
+app.command()(neighborhood)
+app.command()(paths)
+app.add_typer(graph_app, name="graph")
+app.command()(ask)
 app.command()(demo)
 
 

@@ -1,0 +1,20 @@
+-- name: claims_as_of
+-- params: scope:str, valid_at:time, known_at:time
+-- returns: claim_id, version_id, subject_id, subject, predicate, object_id, object, value, datatype, qualifiers, status, confidence, valid_from:time, valid_until:time, recorded_at:time, invalidated_at:time
+-- The as-of view: claims of :scope true at :valid_at, each in the version the ledger held at
+-- :known_at (recorded_at <= :known_at < invalidated_at); retracted versions never show, a
+-- superseded one only inside its own valid interval. Ledger.claims(valid_at=, known_at=) reads
+-- these rows. value is the stored text (JSON), qualifiers canonical JSON.
+SELECT c.id AS claim_id, v.id AS version_id, c.subject_id, s.name AS subject, c.predicate, c.object_id, o.name AS object,
+       c.value, c.datatype, c.qualifiers, v.status, v.confidence, v.valid_from, v.valid_until, v.recorded_at,
+       v.invalidated_at
+FROM claims AS c
+JOIN claim_versions AS v ON v.claim_id = c.id
+JOIN entities AS s ON s.id = c.subject_id
+LEFT JOIN entities AS o ON o.id = c.object_id
+WHERE c.scope = :scope
+  AND v.recorded_at <= :known_at AND (v.invalidated_at IS NULL OR v.invalidated_at > :known_at)
+  AND v.status <> 'retracted'
+  AND (v.valid_from IS NULL OR v.valid_from <= :valid_at)
+  AND (v.valid_until IS NULL OR v.valid_until > :valid_at)
+ORDER BY c.subject_id, c.predicate, CASE WHEN v.valid_from IS NULL THEN 0 ELSE 1 END, v.valid_from, c.id
