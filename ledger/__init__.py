@@ -6,6 +6,7 @@
 from ledger.api import Ledger
 from ledger.claims.draft import ClaimDraft
 from ledger.check import CheckReport, Finding
+from ledger.contradictions import Contradiction, ContradictionSide, Resolution, SideEvidence
 from ledger.errors import (
     AliasConflict,
     ClockError,
@@ -54,6 +55,8 @@ __all__ = [
     "ClaimId",
     "ClockError",
     "Conflict",
+    "Contradiction",
+    "ContradictionSide",
     "Entity",
     "EntityId",
     "Evidence",
@@ -74,8 +77,10 @@ __all__ = [
     "Passage",
     "PredicateInfo",
     "QuoteNotFound",
+    "Resolution",
     "Retrieval",
     "ScopeMismatch",
+    "SideEvidence",
     "Source",
     "SourceId",
     "StaleEvidence",
