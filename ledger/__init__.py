@@ -6,6 +6,7 @@
 from ledger.api import Ledger
 from ledger.claims.draft import ClaimDraft
 from ledger.check import CheckReport, Finding
+from ledger.claims.confidence import ConfidenceExplanation, SourceContribution
 from ledger.contradictions import Contradiction, ContradictionSide, Resolution, SideEvidence
 from ledger.errors import (
     AliasConflict,
@@ -54,6 +55,7 @@ __all__ = [
     "ClaimDraft",
     "ClaimId",
     "ClockError",
+    "ConfidenceExplanation",
     "Conflict",
     "Contradiction",
     "ContradictionSide",
@@ -82,6 +84,7 @@ __all__ = [
     "ScopeMismatch",
     "SideEvidence",
     "Source",
+    "SourceContribution",
     "SourceId",
     "StaleEvidence",
     "StoreError",
