@@ -26,6 +26,9 @@ RUN_IN_ORDER = {
                "1 reported 0.6 asserted", "[2, 3]", "disputed retracted", "3878100 confirmed country",
                "[('reported', 'asserted'), ('confirmed', 'confirmed')]", "[(3, 3)]", "many None", "NotFound 3 claim 999 does not exist"],
     "ingestion.md": ["reviewed the hyphenated records"],
+    "contradictions.md": ["overlap:1+2 functional-overlap", "Bob Jones disputed | Bob Jones | Jones at Acme Newswire",
+                          "1 (2,) ann", "['overlap:1+2']", "False board minutes", "0.84 2 True",
+                          "4 False 0.0 3 same-publisher-and-text", "5 True 0.24 None None"],
 }
 #: docs pages whose ```python blocks need a database server, so they are not run here
 NEEDS_A_SERVER = {"postgresql.md"}
