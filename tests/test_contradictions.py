@@ -339,3 +339,26 @@ def test_filters_by_subject_predicate_and_valid_time(ledger: Ledger, clock) -> N
     assert [c.subject for c in ledger.contradictions(valid_at="2021-01")] == ["bike"]  # red alone from then
     car = ledger.resolve("car")
     assert car is not None and [c.subject for c in ledger.contradictions(subject=car)] == ["car"]
+
+
+def test_the_open_list_starts_from_the_versions_not_from_the_scopes_claims(tmp_path, clock) -> None:
+    """SQLite: the disputed versions lead (few), then each claim by its id; the rivals of a claim
+    are found through its subject (the scope, subject, predicate index)."""
+    import sqlite3
+
+    from ledger.queries import queries_dir
+
+    path = tmp_path / "plan.db"
+    with Ledger.open(path, clock=clock) as ledger:
+        said(ledger, clock, "car", "color", "red", by="A")
+    plans = {}
+    with sqlite3.connect(path) as connection:
+        for name, params in (("contradicted_unresolved", {"scope": "default", "known_at": 0}),
+                             ("claims_held_by_subjects", {"scope": "default", "known_at": 0})):
+            sql = "\n".join(line for line in (queries_dir() / f"{name}.sql").read_text().splitlines()
+                            if not line.startswith("--"))
+            sql = sql.replace(":roots", "(1)").replace(":predicates", "('color')")
+            plans[name] = [row[3] for row in connection.execute("EXPLAIN QUERY PLAN " + sql, params)]
+    assert plans["contradicted_unresolved"][:3] == ["SCAN v", "SEARCH c USING INTEGER PRIMARY KEY (rowid=?)",
+                                                    "SEARCH s USING INTEGER PRIMARY KEY (rowid=?)"]
+    assert not any(step.startswith("SCAN c") for step in plans["claims_held_by_subjects"]), plans
