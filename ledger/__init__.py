@@ -15,6 +15,8 @@ from ledger.agent.records import (
 from ledger.api import Ledger
 from ledger.claims.draft import ClaimDraft
 from ledger.check import CheckReport, Finding
+from ledger.claims.confidence import ConfidenceExplanation, SourceContribution
+from ledger.contradictions import Contradiction, ContradictionSide, Resolution, SideEvidence
 from ledger.errors import (
     AliasConflict,
     ClockError,
@@ -66,7 +68,10 @@ __all__ = [
     "ClaimDraft",
     "ClaimId",
     "ClockError",
+    "ConfidenceExplanation",
     "Conflict",
+    "Contradiction",
+    "ContradictionSide",
     "Entity",
     "EntityId",
     "Evidence",
@@ -94,10 +99,13 @@ __all__ = [
     "PredicateInfo",
     "QuoteNotFound",
     "RecallWeights",
+    "Resolution",
     "Retrieval",
     "ScopeMismatch",
     "SearchHit",
+    "SideEvidence",
     "Source",
+    "SourceContribution",
     "SourceId",
     "StaleEvidence",
     "StoreError",

@@ -31,8 +31,9 @@ from ledger.entities import check_name, check_text, normalize_name
 from ledger.errors import InvalidInput, NotFound
 from ledger.facets.agent import AgentCalls
 from ledger.facets.base import Facet
-from ledger.facets.search import SearchCalls
+from ledger.facets.contradictions import ContradictionCalls
 from ledger.facets.graph import GraphCalls
+from ledger.facets.search import SearchCalls
 from ledger.ingest.base import SourceDraft
 from ledger.records import (
     STATUSES,
@@ -54,7 +55,7 @@ from ledger.timeline import Clock, LedgerClock, TimeInput
 from ledger.validate import ClaimRef, EntityRef, SourceRef, check_scope
 
 
-class Ledger(GraphCalls, AgentCalls, SearchCalls, Facet):
+class Ledger(GraphCalls, AgentCalls, SearchCalls, ContradictionCalls, Facet):
     """A claim ledger on one database. Open with ``Ledger.open()``; use as a context manager."""
 
     @classmethod

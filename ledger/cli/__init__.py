@@ -13,6 +13,7 @@ from __future__ import annotations
 import typer
 
 from ledger.cli import commands
+from ledger.cli.contradictions import contradictions, resolve
 from ledger.cli.demo import demo
 from ledger.cli.graph import ask, graph_app, neighborhood, paths
 from ledger.cli.ingest import ingest
@@ -33,6 +34,8 @@ app.command()(commands.claims)
 app.command()(commands.history)
 app.command()(commands.audit)
 app.command()(commands.explain)
+app.command()(contradictions)
+app.command()(resolve)
 app.command("add-source")(commands.add_source)
 app.command("assert")(commands.assert_)
 app.command()(ingest)
