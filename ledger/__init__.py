@@ -23,6 +23,7 @@ from ledger.errors import (
     ScopeMismatch,
     StoreError,
 )
+from ledger.maintenance import DuplicateMerge, MaintenanceReport
 from ledger.records import (
     Audit,
     Cause,
@@ -57,6 +58,7 @@ __all__ = [
     "Conflict",
     "Contradiction",
     "ContradictionSide",
+    "DuplicateMerge",
     "Entity",
     "EntityId",
     "Evidence",
@@ -71,6 +73,7 @@ __all__ = [
     "Ledger",
     "LedgerError",
     "Link",
+    "MaintenanceReport",
     "MissingEvidence",
     "NeedsOCR",
     "NotFound",

@@ -31,6 +31,7 @@ from ledger.entities import check_name, check_text, normalize_name
 from ledger.errors import InvalidInput, NotFound
 from ledger.facets.base import Facet
 from ledger.facets.contradictions import ContradictionCalls
+from ledger.facets.report import ReportCalls
 from ledger.ingest.base import SourceDraft
 from ledger.records import (
     STATUSES,
@@ -52,7 +53,7 @@ from ledger.timeline import Clock, LedgerClock, TimeInput
 from ledger.validate import ClaimRef, EntityRef, SourceRef, check_scope
 
 
-class Ledger(ContradictionCalls, Facet):
+class Ledger(ReportCalls, ContradictionCalls, Facet):
     """A claim ledger on one database. Open with ``Ledger.open()``; use as a context manager."""
 
     @classmethod
