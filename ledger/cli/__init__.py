@@ -15,6 +15,7 @@ import typer
 from ledger.cli import commands
 from ledger.cli.demo import demo
 from ledger.cli.ingest import ingest
+from ledger.cli.report import maintain, report
 
 __all__ = ["app", "main"]
 
@@ -31,12 +32,14 @@ app.command()(commands.claims)
 app.command()(commands.history)
 app.command()(commands.audit)
 app.command()(commands.explain)
+app.command()(report)
 app.command("add-source")(commands.add_source)
 app.command("assert")(commands.assert_)
 app.command()(ingest)
 app.command()(commands.backup)
 app.command()(commands.restore)
 app.command()(commands.check)
+app.command()(maintain)
 app.command()(demo)
 
 

@@ -143,10 +143,13 @@ def _unchanged(facts: list[Fact]) -> str:
     rows = "".join(
         f'<tr id="{fact.anchor}"><td>{escape(fact.predicate)}{_qualifiers(fact)}</td>'
         f"<td>{escape(audit.claim.object_label)}</td><td>{escape(audit.claim.status)}</td>"
-        f"<td>{escape(_valid(audit.claim))}</td><td>{len(fact.evidence)}</td></tr>"
+        f"<td>{escape(_valid(audit.claim))}</td><td>{_when(audit.claim.recorded_at)}</td>"
+        f'<td class="evidence"><ul>'
+        + "".join(_evidence_item(item) for item in fact.evidence if item.evidence.claim_id == audit.claim.id)
+        + "</ul></td></tr>"
         for fact in facts for audit in fact.claims)
     return ('<table class="unchanged"><tr><th>unchanged fact</th><th>value</th><th>status</th><th>valid</th>'
-            f"<th>evidence</th></tr>{rows}</table>")
+            f"<th>recorded</th><th>evidence</th></tr>{rows}</table>")
 
 
 def _section(section: EntitySection, report: Report) -> str:

@@ -30,7 +30,7 @@ HEADER = 18
 #: Colours of a fact's values, in the order their claims were made (public: tests look for them).
 VALUE_COLOURS = ("#1f77b4", "#e8710a", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22")
 STATUS_COLOURS = {"reported": "#90a4ae", "confirmed": "#2e7d32", "disputed": "#c62828",
-                  "superseded": "#6d4c41", "retracted": "#212121"}
+                  "superseded": "#6d4c41", "retracted": "#101010"}
 INVALIDATED_COLOUR = "#c62828"
 RECORDED_COLOUR = "#263238"
 
