@@ -22,7 +22,9 @@ body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:#212121;
 header,main,nav{max-width:1280px;margin:0 auto;padding:0 24px}
 header{padding-top:16px}h1{font-size:22px;margin:8px 0}.meta{color:#546e7a;margin:0 0 12px}
 nav.toc{background:#fff;border:1px solid #e0e0e0;border-radius:6px;padding:8px 24px;margin-bottom:16px}
-nav.toc ol{margin:4px 0;padding-left:20px}nav.toc li{margin:1px 0}
+nav.toc>ol{columns:3 300px;column-gap:32px;margin:4px 0;padding-left:20px}nav.toc>ol>li{break-inside:avoid;margin:0 0 6px}
+nav.toc ol ol{display:block;margin:0;padding:0;font-size:12px}nav.toc ol ol li{display:inline-block;white-space:nowrap;margin-right:10px}
+nav.toc .badge{font-size:9px;padding:0 3px}
 section.entity{margin:20px 0}section.entity>h2{font-size:19px;border-bottom:2px solid #cfd8dc;padding-bottom:4px}
 article.fact{background:#fff;border:1px solid #e0e0e0;border-radius:6px;padding:10px 16px;margin:12px 0}
 article.fact.disputed{border-left:5px solid #c62828}article.fact h3{font-size:16px;margin:4px 0 8px}
@@ -162,7 +164,8 @@ def _contents(report: Report) -> str:
     entries = []
     for section in report.sections:
         facts = "".join(
-            f'<li><a href="#{fact.anchor}">{escape(fact.predicate)}</a>{_qualifiers(fact)} {_badges(fact)}</li>'
+            f'<li><a href="#{fact.anchor}">{escape(fact.predicate)}</a>{_qualifiers(fact)}'
+            + (' <span class="badge disputed">disputed</span>' if fact.disputed else "") + "</li>"
             for fact in section.facts)
         entries.append(f'<li><a href="#{section.anchor}">{escape(section.name)}</a> '
                        f"({len(section.facts)} fact{'s' if len(section.facts) != 1 else ''})<ol>{facts}</ol></li>")

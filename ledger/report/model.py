@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -190,10 +191,16 @@ def sections_of(facts: Iterable[Fact]) -> tuple[EntitySection, ...]:
         by_entity.setdefault(fact.subject_id, []).append(fact)
     sections = [
         EntitySection(anchor=f"entity-{entity_id}", entity_id=EntityId(entity_id), name=found[0].subject,
-                      facts=tuple(sorted(found, key=lambda f: (f.predicate, f.claims[0].claim.id, f.anchor))))
+                      facts=tuple(sorted(found, key=lambda f: (natural(f.predicate), f.claims[0].claim.id, f.anchor))))
         for entity_id, found in by_entity.items()
     ]
-    return tuple(sorted(sections, key=lambda s: (s.name.casefold(), s.entity_id)))
+    return tuple(sorted(sections, key=lambda s: (natural(s.name), s.entity_id)))
+
+
+def natural(name: str) -> tuple[tuple[int, int | str], ...]:
+    """A sort key that orders names as people do: "entity 2" before "entity 10", case ignored."""
+    return tuple((0, int(part)) if part.isdigit() else (1, part)
+                 for part in re.split(r"(\d+)", name.casefold()) if part)
 
 
 def gather(connection: Connection, *, kind: ReportKind, scope: str, known_at: datetime,
