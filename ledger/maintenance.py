@@ -166,7 +166,7 @@ def run(connection: Connection, ids: store.Ids | None, now: datetime, *, scope: 
     stale = sorted({row["claim_id"] for row in queries.run(connection, "stale_evidence", scope=scope).mappings()
                     if not row["claim_supported"]})
     unsupported = tuple(versions[i][-1] for i in stale if i in versions and versions[i][-1].status != "retracted")
-    found = contradictions.find(connection, Wanted(scope, now))
+    found = contradictions.find(connection, Wanted(scope=scope, known_at=now))
     return MaintenanceReport(scope=scope, ran_at=now, dry_run=ids is None, merges=tuple(merges),
                              unconfirmed=unconfirmed, unsupported=unsupported, contradictions=tuple(found),
                              older_than=older_than)

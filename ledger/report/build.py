@@ -36,7 +36,8 @@ def why(contradiction: Contradiction) -> str:
 def contradiction_groups(connection: Connection, *, scope: str, known_at: datetime, subject_root: int | None,
                          predicate: str | None) -> list[Group]:
     """The open contradictions at ``known_at``, each as a group of its sides' claims."""
-    found = contradictions.find(connection, Wanted(scope, known_at, None, subject_root, predicate))
+    found = contradictions.find(connection, Wanted(scope=scope, known_at=known_at, subject_root=subject_root,
+                                                   predicate=predicate))
     return [Group(tuple(c.claim_ids), why(c), "contradiction-" + re.sub(r"[^0-9a-z]+", "-", c.id))
             for c in found]
 

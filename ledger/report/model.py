@@ -176,7 +176,7 @@ def facts_of(connection: Connection, by_claim: Mapping[int, Sequence[Claim]], kn
     for group in groups:
         members = tuple(audits[i] for i in sorted(group.claim_ids))
         first = members[0].claim
-        trails = tuple(ReportEvidence(e, sources[e.source_id], _link(sources[e.source_id], e.page))
+        trails = tuple(ReportEvidence(e, sources[e.source_id], source_link(sources[e.source_id], e.page))
                        for e in evidence if e.claim_id in group.claim_ids)
         facts.append(Fact(anchor=group.anchor, subject_id=first.subject_id, subject=first.subject,
                           predicate=first.predicate, qualifiers=first.qualifiers, claims=members,
@@ -255,7 +255,8 @@ def safe_link(uri: str | None) -> str | None:
     return uri if scheme in LINKABLE_SCHEMES else None
 
 
-def _link(source: ReportSource, page: int | None) -> str | None:
+def source_link(source: ReportSource, page: int | None) -> str | None:
+    """The link to where evidence was quoted: the source's safe URI, with ``#page=N`` for a PDF page."""
     link = safe_link(source.uri)
     if link is None:
         return None
