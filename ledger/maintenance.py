@@ -155,8 +155,8 @@ def run(connection: Connection, ids: store.Ids | None, now: datetime, *, scope: 
         fresh = {span for span in _spans(moving) if span not in on_kept}
         own = [e for e in evidence if e.claim_id == kept.id and e.stale_at is None]  # adds no row: the same spans
         citations = [c for c in (citation_of(e, scope) for e in [*moving, *own]) if c is not None]
-        merges.append(DuplicateMerge(kept.id, tuple(ClaimId(i) for i in others), len(fresh)))
-        if citations:
+        if citations:  # a statement is restated only with evidence: without any, the group stays as it is
+            merges.append(DuplicateMerge(kept.id, tuple(ClaimId(i) for i in others), len(fresh)))
             drafts.append(_restatement(kept, citations, actor))
     if ids is not None and drafts:
         write_claims(connection, drafts, now=now, ids=ids)

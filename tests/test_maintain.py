@@ -68,6 +68,15 @@ def test_a_dry_run_lists_the_merges_and_changes_nothing(ledger: Ledger, clock: T
     assert table_dump(db_url) == before
 
 
+def test_maintain_stays_in_its_scope(ledger: Ledger, clock: TestClock, db_url: str) -> None:
+    duplicates(ledger, clock)
+    before = table_dump(db_url)
+    done = ledger.maintain(scope="elsewhere", older_than=timedelta(0))
+    assert (done.merges, done.unconfirmed, done.unsupported, done.contradictions) == ((), (), (), ())
+    assert table_dump(db_url) == before
+    assert len(ledger.maintain(older_than=timedelta(0)).merges) == 2
+
+
 def test_unconfirmed_stale_and_contradicted_claims_are_listed(ledger: Ledger, clock: TestClock) -> None:
     clock.set("2026-01-01")
     page = ledger.add_source(text="The shop opens at 9. The owner is Bo.", uri="https://shop.example/")

@@ -59,7 +59,7 @@ def maintain(
     """
     if older_than < 0:
         fail(InvalidInput(f"--older-than must be 0 or more days; got {older_than}"), as_json=as_json)
-    with opened(db, as_json=as_json, create=not dry_run) as ledger:
+    with opened(db, as_json=as_json, create=False) as ledger:
         done = ledger.maintain(scope=scope, older_than=timedelta(days=older_than), dry_run=dry_run)
     if as_json:
         print_json(done)
