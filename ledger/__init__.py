@@ -6,6 +6,7 @@
 from ledger.api import Ledger
 from ledger.claims.draft import ClaimDraft
 from ledger.check import CheckReport, Finding
+from ledger.claims.confidence import ConfidenceExplanation, SourceContribution
 from ledger.contradictions import Contradiction, ContradictionSide, Resolution, SideEvidence
 from ledger.errors import (
     AliasConflict,
@@ -55,6 +56,7 @@ __all__ = [
     "ClaimDraft",
     "ClaimId",
     "ClockError",
+    "ConfidenceExplanation",
     "Conflict",
     "Contradiction",
     "ContradictionSide",
@@ -85,6 +87,7 @@ __all__ = [
     "ScopeMismatch",
     "SideEvidence",
     "Source",
+    "SourceContribution",
     "SourceId",
     "StaleEvidence",
     "StoreError",

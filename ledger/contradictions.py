@@ -208,13 +208,15 @@ def group(disputed: Sequence[Held], rivals: Sequence[Held], is_functional: Calla
                 overlaps[frozenset((claim.claim_id, other.claim_id))] = _common(claim.interval, other.interval)
                 parent[root(claim.claim_id)] = root(other.claim_id)
     components: dict[int, set[int]] = {}
-    for pair in overlaps:
-        for claim_id in pair:
-            components.setdefault(root(claim_id), set()).add(claim_id)
+    spans: dict[int, list[Interval]] = {}
+    for pair, span in overlaps.items():
+        top = root(next(iter(pair)))
+        components.setdefault(top, set()).update(pair)
+        if valid_at is None or contains(span[0], span[1], valid_at):
+            spans.setdefault(top, []).append(span)
     found: list[Group] = []
-    for members in components.values():
-        shared = [span for pair, span in overlaps.items() if pair <= members
-                  and (valid_at is None or contains(span[0], span[1], valid_at))]
+    for top, members in components.items():
+        shared = spans.get(top)
         if shared:
             start = min(shared, key=lambda s: (s[0] is not None, s[0] or datetime.min))[0]
             until = max(shared, key=lambda s: (s[1] is None, s[1] or datetime.min))[1]
@@ -281,8 +283,9 @@ def held_by_ids(connection: Connection, scope: str, claim_ids: Sequence[int], kn
 
 
 def assemble(connection: Connection, scope: str, disputed: Sequence[Held], *, known_at: datetime,
-             valid_at: datetime | None) -> list[Contradiction]:
-    """Group disputed claims with their functional rivals into records with evidence and sources."""
+             valid_at: datetime | None, among: Sequence[Held] | None = None) -> list[Contradiction]:
+    """Group disputed claims with their functional rivals (those ``among`` if given, else every
+    claim on their subjects and predicates) into records with evidence and sources."""
     if not disputed:
         return []
     definitions = store.predicate_rows(connection, {d.key[1] for d in disputed})
@@ -291,8 +294,8 @@ def assemble(connection: Connection, scope: str, disputed: Sequence[Held], *, kn
         return functional(definitions.get(claim.key[1]), claim.value[0])
 
     candidates = [d for d in disputed if not d.empty and is_functional(d)]
-    rivals: list[Held] = []
-    if candidates:
+    rivals: list[Held] = list(among or ())
+    if candidates and among is None:
         rows = queries.run(connection, "claims_held_by_subjects", scope=scope,
                            roots=sorted({d.key[0] for d in candidates}),
                            predicates=sorted({d.key[1] for d in candidates}), known_at=known_at)
@@ -308,21 +311,21 @@ def records(connection: Connection, scope: str, groups: Sequence[Group], by_id: 
     ids = sorted({i for g in groups for i in g.claim_ids})
     if not ids:
         return []
-    versions: dict[int, list[Claim]] = {}
-    for version in reads.claim_versions(connection, ids, scope):
-        if version.recorded_at <= known_at:
-            versions.setdefault(version.id, []).append(version)
+    claims: dict[int, Claim] = {c.id: c for c in reads.claims_at(connection, ids, scope, known_at)}
+    times: dict[int, list[Mapping[Any, Any]]] = {}
+    for row in queries.run(connection, "version_times", ids=ids, known_at=known_at).mappings():
+        times.setdefault(row["claim_id"], []).append(row)
     evidence: dict[int, list[SideEvidence]] = {}
     for row in queries.run(connection, "evidence_with_sources", ids=ids, known_at=known_at).mappings():
         evidence.setdefault(row["claim_id"], []).append(_side_evidence(row))
     found = []
     for g in groups:
-        sides = tuple(ContradictionSide(_at(versions[i], known_at), tuple(evidence.get(i, ()))) for i in g.claim_ids)
+        sides = tuple(ContradictionSide(claims[i], tuple(evidence.get(i, ()))) for i in g.claim_ids)
         first = sides[0].claim
         found.append(Contradiction(
             id=g.id, kind=g.kind, scope=scope, subject_id=first.subject_id, subject=first.subject,
             predicate=first.predicate, qualifiers=first.qualifiers, sides=sides,
-            since=max(_since(versions[i], known_at) for i in g.claim_ids),
+            since=max(_since(times[i]) for i in g.claim_ids),
             valid_from=g.valid_from, valid_until=g.valid_until,
             reasons=tuple(dict.fromkeys(r for i in g.claim_ids if (r := by_id[i].reason) and by_id[i].status
                                         == "disputed")),
@@ -330,21 +333,15 @@ def records(connection: Connection, scope: str, groups: Sequence[Group], by_id: 
     return found
 
 
-def _at(versions: Sequence[Claim], known_at: datetime) -> Claim:
-    """The version held at ``known_at`` (versions recorded by then, oldest first)."""
-    held_then = [v for v in versions if v.invalidated_at is None or v.invalidated_at > known_at]
-    return held_then[-1] if held_then else versions[-1]
-
-
-def _since(versions: Sequence[Claim], known_at: datetime) -> datetime:
+def _since(versions: Sequence[Mapping[Any, Any]]) -> datetime:
     """When a side's current dispute began (its first recording, if it is not disputed): the
-    versions are those recorded by ``known_at``, the last one visible being held then."""
-    visible = [v for v in versions if v.invalidated_at is None or v.invalidated_at > v.recorded_at]
-    since = visible[0].recorded_at
+    versions are those recorded by the time asked about, the last one visible being held then."""
+    visible = [v for v in versions if v["invalidated_at"] is None or v["invalidated_at"] > v["recorded_at"]]
+    since: datetime = visible[0]["recorded_at"]
     for version in reversed(visible):
-        if version.status != "disputed":
+        if version["status"] != "disputed":
             break
-        since = version.recorded_at
+        since = version["recorded_at"]
     return since
 
 
@@ -373,10 +370,13 @@ def resolved(connection: Connection, wanted: Wanted) -> list[Contradiction]:
     for (at, kept), rows in resolutions.items():
         sides = sorted({kept, *(r["to_claim_id"] for r in rows)})
         before = at - BEFORE
-        disputed = [h for h in held_by_ids(connection, wanted.scope, sides, before) if h.status == "disputed"]
-        disputed = [h for h in disputed if (wanted.subject_root is None or h.key[0] == wanted.subject_root)
-                    and (wanted.predicate is None or h.key[1] == wanted.predicate)]
-        then = assemble(connection, wanted.scope, disputed, known_at=before, valid_at=wanted.valid_at)
+        # every side is named by the resolution: the claims it conflicted with then are among them
+        held_then = [h for h in held_by_ids(connection, wanted.scope, sides, before)
+                     if (wanted.subject_root is None or h.key[0] == wanted.subject_root)
+                     and (wanted.predicate is None or h.key[1] == wanted.predicate)]
+        disputed = [h for h in held_then if h.status == "disputed"]
+        then = assemble(connection, wanted.scope, disputed, known_at=before, valid_at=wanted.valid_at,
+                        among=[h for h in held_then if h.status != "retracted"])
         match = next((c for c in then if sorted(c.claim_ids) == sides), None)
         if match is None:
             continue

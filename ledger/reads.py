@@ -23,6 +23,7 @@ from ledger.entities import normalize_name
 from ledger.timeline import in_window
 from ledger.model import UTCTime
 from ledger.records import (
+    STATUSES,
     VISIBLE_STATUSES,
     Claim,
     ClaimId,
@@ -245,6 +246,18 @@ def claim_versions(connection: Connection, claim_ids: Sequence[int], scope: str)
     """Every version of these claims, oldest first, with the evidence known at each version."""
     rows = connection.execute(_versions_statement(), {"scope": scope, "ids": list(claim_ids)}).mappings()
     return [claim_record(row) for row in rows]  # audit-paced: the ORM-free Core path is enough here
+
+
+@cache
+def _at_statement() -> Select[Any]:
+    base = _claims_statement((None, False, None, None, False, tuple(sorted(STATUSES))), by_ids=True)
+    return base.where(store.one_of(_c.c.id, "ids"))
+
+
+def claims_at(connection: Connection, claim_ids: Sequence[int], scope: str, known_at: datetime) -> list[Claim]:
+    """These claims of ``scope`` in the version held at ``known_at`` (any status), if recorded by then."""
+    rows = connection.execute(_at_statement(), {"scope": scope, "ids": list(claim_ids), "known_at": known_at})
+    return [claim_record(row) for row in rows.mappings()]
 
 
 def evidence_rows(connection: Connection, claim_ids: Sequence[int], *, known_at: datetime | None) -> list[Evidence]:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal, NewType
+from typing import TYPE_CHECKING, Any, Literal, NewType
+
+if TYPE_CHECKING:
+    from ledger.claims.confidence import ConfidenceExplanation
 
 EntityId = NewType("EntityId", int)
 SourceId = NewType("SourceId", int)
@@ -317,6 +320,9 @@ class Explanation:
     versions: tuple[Claim, ...]
     links: tuple[Link, ...]
     evidence: tuple[EvidenceTrail, ...]
+    #: Why it has its confidence: which sources counted, which were folded as copies, and what
+    #: each added (``ledger.claims.confidence``).
+    confidence: ConfidenceExplanation | None = None
 
 
 @dataclass(frozen=True, slots=True)

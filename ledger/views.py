@@ -3,12 +3,14 @@ explanations, stale evidence and a source's passages."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from datetime import datetime
 
 from sqlalchemy import Connection
 
 from ledger import queries, reads, store, validate
+from ledger.claims.confidence import ConfidenceExplanation, from_sources, source_weight
+from ledger.claims.provenance import independence_keys
 from ledger.errors import InvalidInput, NotFound
 from ledger.records import (
     STATUSES,
@@ -81,7 +83,20 @@ def explain(connection: Connection, claim_id: int) -> Explanation:
     rows = {e.source_id: store.source_row(connection, e.source_id) for e in evidence}
     trails = tuple(EvidenceTrail(e, reads.source_record(connection, rows[e.source_id])) for e in evidence)
     return Explanation(claim=current, versions=tuple(versions),
-                       links=tuple(reads.claim_links(connection, [claim_id])), evidence=trails)
+                       links=tuple(reads.claim_links(connection, [claim_id])), evidence=trails,
+                       confidence=confidence_of(connection, current.confidence,
+                                                {e.source_id for e in evidence if e.relation == "supports"}))
+
+
+def confidence_of(connection: Connection, stored: float, source_ids: Collection[int],
+                  weights: Mapping[int, float] | None = None) -> ConfidenceExplanation:
+    """Why a claim backed by these sources has its confidence (``weights``: each source's, by
+    default its trust's)."""
+    facts = store.source_facts(connection, source_ids)
+    chosen = {s: source_weight(facts[s]) for s in source_ids} if weights is None else dict(weights)
+    value, contributions = from_sources({s: independence_keys(facts, s) for s in source_ids}, chosen)
+    return ConfidenceExplanation(from_sources=value, stored=stored,
+                                 independent=sum(c.counted for c in contributions), sources=contributions)
 
 
 def stale_evidence(connection: Connection, scope: str) -> list[StaleEvidence]:

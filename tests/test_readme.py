@@ -28,6 +28,9 @@ RUN_IN_ORDER = {
     "ingestion.md": ["reviewed the hyphenated records"],
     "reports.md": ["# Timeline of flat / rent", "{'entities': 1, 'facts': 1, 'disputed': 1, 'changed': 1}",
                    "['PLN 2800']", "() [] ['overlap:1+3']", "[2]"],
+    "contradictions.md": ["overlap:1+2 functional-overlap", "Bob Jones disputed | Bob Jones | Jones at Acme Newswire",
+                          "1 (2,) ann", "['overlap:1+2']", "False board minutes", "0.84 2 True",
+                          "4 False 0.0 3 same-publisher-and-text", "5 True 0.24 None None"],
 }
 #: docs pages whose ```python blocks need a database server, so they are not run here
 NEEDS_A_SERVER = {"postgresql.md"}

@@ -15,12 +15,12 @@ from sqlalchemy import Connection
 from ledger import store
 from ledger.claims.draft import Prepared
 from ledger.claims.intervals import Interval
-from ledger.claims.provenance import SourceFacts, document, independent_sources
+from ledger.claims.confidence import from_sources, noisy_or, source_weight
+from ledger.claims.provenance import SourceFacts, document, independence_keys, independent_sources
 from ledger.claims.rules import (
     Change,
     Decision,
     Standing,
-    combine_confidence,
     default_confidence,
     promoted,
 )
@@ -83,7 +83,7 @@ def create(
     supporting = [c for c in item.citations if c.relation == "supports"]
     confidence = item.confidence
     if confidence is None:
-        confidence = default_confidence(facts[c.source_id]["trust"] for c in supporting)
+        confidence = max((source_weight(facts[c.source_id]) for c in supporting), default=default_confidence(()))
     valid_until = decision.valid_until if item.valid_until is None else item.valid_until.at
     until_precision = item.valid_until.precision if item.valid_until is not None else ends_precision
     claim = Live(
@@ -95,9 +95,9 @@ def create(
         actor=item.actor, cause=decision.cause,
     )
     independent = claim.independent_sources(facts) if len(claim.sources) >= 2 else len(claim.sources)
-    if item.confidence is None and independent >= 2:
-        # as if each independent source had been cited in turn: 1 - (1 - c)^n
-        claim.confidence = 1.0 - (1.0 - confidence) ** independent
+    if item.confidence is None and independent >= 2:  # the formula over its independent sources
+        claim.confidence, _ = from_sources({s: independence_keys(facts, s) for s in set(claim.sources)},
+                                           {s: source_weight(facts[s]) for s in set(claim.sources)})
     if decision.corrected_at is not None:  # corrected already: it holds at no time
         (claim.valid_from, claim.valid_until, claim.valid_from_precision,
          claim.valid_until_precision) = emptied(claim, decision.corrected_at)
@@ -126,9 +126,9 @@ def corroborate(batch: Batch, target: Live, item: Prepared, facts: SourceFacts) 
     if after > before:
         added = item.confidence
         if added is None:
-            added = default_confidence(facts[c.source_id]["trust"] for c in supporting)
-        for _ in range(after - before):  # each new independent source, as if cited in turn
-            confidence = combine_confidence(confidence, added)
+            added = max((source_weight(facts[c.source_id]) for c in supporting), default=default_confidence(()))
+        # each new independent source, as if cited in turn
+        confidence = noisy_or((confidence, *[added] * (after - before)))
     status = "disputed" if contradicted else promoted(target.status, after)
     change(batch, target, status=status, interval=None, cause=Cause("corroborated", sources=after),
            reason=None, actor=item.actor, confidence=confidence)

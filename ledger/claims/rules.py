@@ -14,13 +14,15 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from ledger.claims.confidence import TRUST_WEIGHT, noisy_or
 from ledger.claims.intervals import Interval, hull, surely_overlap, touches
 from ledger.claims.provenance import Document, corrects, same_documents
 from ledger.records import Cause, CauseKind, ClaimId, EffectKind
 from ledger.timeline import end_window, start_window
 
-#: Confidence given to an assertion that names none, by the trust of its best source.
-DEFAULT_CONFIDENCE = {"trusted": 0.6, "untrusted": 0.2}
+#: Confidence given to an assertion that names none, by the trust of its best source
+#: (``confidence.TRUST_WEIGHT``: a source's default weight in the confidence formula).
+DEFAULT_CONFIDENCE = TRUST_WEIGHT
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,8 +285,8 @@ def functional(definition: Mapping[str, Any] | None, object_id: int | None) -> b
 # ---------------------------------------------------------------- confidence and status
 
 def combine_confidence(current: float, added: float) -> float:
-    """Noisy-or: two independent sources raise confidence, never past 1."""
-    return 1.0 - (1.0 - current) * (1.0 - added)
+    """Noisy-or (``confidence.noisy_or``): two independent sources raise confidence, never past 1."""
+    return noisy_or((current, added))
 
 
 def default_confidence(trusts: Iterable[str]) -> float:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import typer
 
 from ledger.cli import commands
+from ledger.cli.contradictions import contradictions, resolve
 from ledger.cli.demo import demo
 from ledger.cli.ingest import ingest
 from ledger.cli.report import maintain, report
@@ -33,6 +34,8 @@ app.command()(commands.history)
 app.command()(commands.audit)
 app.command()(commands.explain)
 app.command()(report)
+app.command()(contradictions)
+app.command()(resolve)
 app.command("add-source")(commands.add_source)
 app.command("assert")(commands.assert_)
 app.command()(ingest)

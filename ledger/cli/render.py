@@ -99,6 +99,14 @@ def show_explanation(found: Explanation) -> None:
                       f"({escape(trail.source.title or trail.source.uri or trail.source.kind)}), {where}"
                       + (f", bbox {bbox}" if bbox else "") + ":", highlight=False)
         console.print(f"    “{escape(trail.evidence.excerpt)}”", highlight=False)
+    if found.confidence is not None:
+        why = found.confidence
+        console.print(f"confidence {why.stored:.2f} (from {why.independent} independent source(s): "
+                      f"{why.from_sources:.2f})", highlight=False)
+        for source in why.sources:
+            counted = (f"weight {source.weight:.2f}, +{source.gain:.2f}" if source.counted
+                       else f"a copy of source {source.copy_of} ({source.folded_because}): counted once")
+            console.print(f"    source {source.source_id}: {counted}", highlight=False)
 
 
 def show_check(report: CheckReport) -> None:
