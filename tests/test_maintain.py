@@ -110,6 +110,11 @@ def test_the_cli_reports_and_maintains(tmp_path: Path) -> None:
     assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
     result = runner.invoke(app, ["report", "timeline", "Anna", "employer", "--format", "json", "--db", db])
     assert result.exit_code == 0 and json.loads(result.stdout)["entity"] == "Anna"
+    result = runner.invoke(app, ["report", "audit", "--json", "--out", str(tmp_path / "a.json"), "--db", db])
+    assert json.loads(result.stdout) == {"kind": "audit", "format": "json", "path": str(tmp_path / "a.json"),
+                                         "bytes": (tmp_path / "a.json").stat().st_size}
+    result = runner.invoke(app, ["report", "timeline", "Nobody", "--json", "--db", db])
+    assert result.exit_code == 3 and json.loads(result.stderr)["error"] == "NotFound"
     result = runner.invoke(app, ["report", "audit", "--db", db])
     assert result.exit_code == 0 and result.stdout.startswith("# Audit of scope default")
     result = runner.invoke(app, ["report", "timeline", "--db", db])

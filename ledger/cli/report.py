@@ -23,19 +23,24 @@ def report(
     kind: Annotated[str, typer.Argument(help="contradictions, audit or timeline.")],
     entity: Annotated[str | None, typer.Argument(help="The entity (required for timeline; a filter otherwise).")] = None,
     predicate: Annotated[str | None, typer.Argument(help="Only this predicate.")] = None,
-    format_: Annotated[str, typer.Option("--format", help="md, json or html.")] = "md",
+    format_: Annotated[str | None, typer.Option("--format", help="md, json or html (default md; json with --json).")]
+    = None,
     out: Annotated[Path | None, typer.Option("--out", help="Write to this file instead of stdout.")] = None,
     known_at: Annotated[str | None, typer.Option(help="System time: the ledger as it was then (default now).")] = None,
-    scope: ScopeOption = "default", db: DbOption = None,
+    scope: ScopeOption = "default", as_json: JsonOption = False, db: DbOption = None,
 ) -> None:
     """A report of contradictions, an audit, or an entity's timeline, as Markdown, JSON or HTML.
 
+    With --json: the report is JSON unless --format says otherwise, errors are JSON on stderr, and
+    with --out a JSON line says what was written.
+
     Example: ledger report timeline home "electricity bill" --format html --out bill.html
     """
-    if format_ not in FORMATS:
-        fail(InvalidInput(f"unknown --format {format_!r}; choose md, json or html"))
-    with opened(db, create=False) as ledger:
-        text = ledger.report(kind, entity, predicate, format=FORMATS[format_],  # type: ignore[arg-type]
+    chosen = format_ or ("json" if as_json else "md")
+    if chosen not in FORMATS:
+        fail(InvalidInput(f"unknown --format {chosen!r}; choose md, json or html"), as_json=as_json)
+    with opened(db, as_json=as_json, create=False) as ledger:
+        text = ledger.report(kind, entity, predicate, format=FORMATS[chosen],  # type: ignore[arg-type]
                              scope=scope, known_at=known_at)
     if out is None:
         sys.stdout.write(text)
@@ -43,8 +48,12 @@ def report(
     try:
         out.write_text(text, encoding="utf-8")
     except OSError as error:
-        fail(InvalidInput(f"cannot write {out}: {error}"))
-    console.print(f"{kind} report written to {escape(str(out))} ({len(text.encode()):,} bytes)", highlight=False)
+        fail(InvalidInput(f"cannot write {out}: {error}"), as_json=as_json)
+    size = len(text.encode())
+    if as_json:
+        print_json({"kind": kind, "format": FORMATS[chosen], "path": str(out), "bytes": size})
+    else:
+        console.print(f"{kind} report written to {escape(str(out))} ({size:,} bytes)", highlight=False)
 
 
 def maintain(
