@@ -193,3 +193,30 @@ def test_report_arguments_are_checked(ledger: Ledger, clock: TestClock) -> None:
         ledger.report("audit", format="pdf")  # type: ignore[arg-type]
     with pytest.raises(NotFound):
         ledger.report("timeline", "flat", scope="nowhere")
+
+
+def test_the_json_shape_is_the_documented_one(ledger: Ledger, clock: TestClock) -> None:
+    build(ledger, clock)
+    document = json.loads(ledger.report("audit", format="json"))
+    assert list(document) == ["report", "version", "title", "scope", "known_at", "entity", "predicate", "summary",
+                              "entities"]
+    entity = document["entities"][1]
+    assert list(entity) == ["id", "name", "anchor", "facts"]
+    fact = next(f for f in entity["facts"] if f["predicate"] == "rent")
+    assert list(fact) == ["anchor", "subject_id", "subject", "predicate", "qualifiers", "disputed", "changed", "why",
+                          "claims", "links", "evidence"]
+    assert list(fact["claims"][0]) == [
+        "id", "label", "object", "object_id", "value", "datatype", "status", "confidence", "valid_from", "valid_until",
+        "valid_from_precision", "valid_until_precision", "never_valid", "versions"]
+    assert list(fact["claims"][0]["versions"][0]) == [
+        "version_id", "status", "confidence", "valid_from", "valid_until", "valid_from_precision",
+        "valid_until_precision", "never_valid", "recorded_at", "invalidated_at", "cause", "reason", "actor"]
+    assert list(fact["claims"][0]["versions"][0]["cause"]) == ["kind", "claim", "effects", "sources", "text"]
+    assert list(fact["links"][0]) == ["kind", "from", "to", "recorded_at", "reason"]
+    assert list(fact["evidence"][0]) == ["id", "claim_id", "relation", "excerpt", "page", "locator", "recorded_at",
+                                         "stale_at", "link", "source"]
+    assert list(fact["evidence"][0]["source"]) == ["id", "kind", "title", "uri", "publisher", "author",
+                                                   "published_at", "trust"]
+    documented = (Path(__file__).resolve().parents[1] / "docs" / "reports.md").read_text(encoding="utf-8")
+    for key in ("never_valid", "invalidated_at", "stale_at", "published_at", "valid_until_precision", '"why"'):
+        assert key in documented
