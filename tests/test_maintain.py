@@ -27,6 +27,7 @@ def duplicates(ledger: Ledger, clock: TestClock) -> dict[str, int]:
                             evidence=[ledger.cite(two, "Ann works at Acme"), ledger.cite(two, "since 2020")])
     c = ledger.assert_claim("Anna", "city", value="Lund", evidence=ledger.cite(one, "lives in Lund"))
     d = ledger.assert_claim("Ann", "city", value="Lund", evidence=ledger.cite(two, "lives in Lund"))
+    clock.tick()
     ledger.merge_entities("Anna", "Ann")
     return {"a": a.id, "b": b.id, "c": c.id, "d": d.id}
 
@@ -130,3 +131,15 @@ def test_the_cli_reports_and_maintains(tmp_path: Path) -> None:
     assert result.exit_code == 0 and "merged 2 group(s)" in result.stdout
     result = runner.invoke(app, ["maintain", "--older-than", "0", "--db", db])
     assert "merged 0 group(s)" in result.stdout and "unconfirmed after 0 day(s)" in result.stdout
+
+
+def test_reports_show_merged_entities_under_the_one_kept(ledger: Ledger, clock: TestClock) -> None:
+    ids = duplicates(ledger, clock)
+    clock.set("2026-02-01")
+    document = json.loads(ledger.report("timeline", "Ann", format="json"))  # an alias of the merged entity
+    assert [e["name"] for e in document["entities"]] == ["Anna"]
+    [entity] = document["entities"]
+    assert {f["predicate"]: [c["id"] for c in f["claims"]] for f in entity["facts"]} == {
+        "city": [ids["c"], ids["d"]], "employer": [ids["a"], ids["b"]]}
+    before_merge = json.loads(ledger.report("audit", format="json", known_at="2026-01-10T00:00:00+00:00"))
+    assert [e["name"] for e in before_merge["entities"]] == ["Ann", "Anna"]  # merged after that instant

@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 from sqlalchemy import Connection
 
-from ledger import reads, store
+from ledger import queries, reads, store
 from ledger.records import STATUSES, Audit, Claim, EntityId, Evidence, Link, SourceId
 
 ReportKind = Literal["contradictions", "audit", "timeline"]
@@ -153,34 +153,60 @@ def known_versions(versions: Iterable[Claim], known_at: datetime) -> dict[int, l
     return by_claim
 
 
+#: Ids per statement: well under SQLite's parameter limit, however large the report.
+CHUNK = 5000
+
+
+def _chunks(ids: Sequence[int]) -> Iterable[list[int]]:
+    for start in range(0, len(ids), CHUNK):
+        yield list(ids[start:start + CHUNK])
+
+
+def entity_roots(connection: Connection, entity_ids: Iterable[int], known_at: datetime) -> dict[int, tuple[int, str]]:
+    """Entity id → (the entity it was merged into by ``known_at``, else itself; that one's name)."""
+    roots: dict[int, tuple[int, str]] = {}
+    for chunk in _chunks(sorted(set(entity_ids))):
+        for row in queries.run(connection, "entity_roots", ids=chunk, known_at=known_at):
+            roots[row.id] = (row.root_id, row.root_name)
+    return roots
+
+
 def facts_of(connection: Connection, by_claim: Mapping[int, Sequence[Claim]], known_at: datetime,
              groups: Sequence[Group] | None = None) -> list[Fact]:
-    """The facts of these claims: by (subject, predicate, qualifiers), or as the given groups,
-    each with its links and evidence as of ``known_at``."""
+    """The facts of these claims: by (subject after merges, predicate, qualifiers), or as the
+    given groups, each with its links and evidence as of ``known_at``."""
     claim_ids = sorted(by_claim)
-    links = reads.claim_links(connection, claim_ids, known_at=known_at)
-    evidence = reads.evidence_rows(connection, claim_ids, known_at=known_at)
-    sources = _sources(connection, {e.source_id for e in evidence})
-    audits = {
-        claim_id: Audit(claim=versions[-1], versions=tuple(versions),
-                        links=tuple(link for link in links if claim_id in (link.from_claim_id, link.to_claim_id)))
-        for claim_id, versions in by_claim.items()
-    }
+    links: dict[tuple[str, int, int, datetime], Link] = {}
+    evidence: dict[int, list[Evidence]] = {}
+    for chunk in _chunks(claim_ids):
+        for link in reads.claim_links(connection, chunk, known_at=known_at):
+            links.setdefault((link.kind, link.from_claim_id, link.to_claim_id, link.recorded_at), link)
+        for row in reads.evidence_rows(connection, chunk, known_at=known_at):
+            evidence.setdefault(row.claim_id, []).append(row)
+    touching: dict[int, list[Link]] = {}
+    for link in links.values():
+        for end in {link.from_claim_id, link.to_claim_id}:
+            touching.setdefault(end, []).append(link)
+    sources = _sources(connection, {e.source_id for rows in evidence.values() for e in rows})
+    audits = {claim_id: Audit(claim=versions[-1], versions=tuple(versions), links=tuple(touching.get(claim_id, ())))
+              for claim_id, versions in by_claim.items()}
+    roots = entity_roots(connection, {a.claim.subject_id for a in audits.values()}, known_at)
     if groups is None:
         keyed: dict[tuple[int, str, str], list[int]] = {}
         for claim_id in claim_ids:
             claim = audits[claim_id].claim
-            keyed.setdefault((claim.subject_id, claim.predicate, _canonical(claim.qualifiers)), []).append(claim_id)
+            key = (roots[claim.subject_id][0], claim.predicate, _canonical(claim.qualifiers))
+            keyed.setdefault(key, []).append(claim_id)
         groups = [Group(tuple(ids), "", f"fact-{ids[0]}") for ids in keyed.values()]
     facts = []
     for group in groups:
         members = tuple(audits[i] for i in sorted(group.claim_ids))
         first = members[0].claim
+        root, name = roots[first.subject_id]
         trails = tuple(ReportEvidence(e, sources[e.source_id], source_link(sources[e.source_id], e.page))
-                       for e in evidence if e.claim_id in group.claim_ids)
-        facts.append(Fact(anchor=group.anchor, subject_id=first.subject_id, subject=first.subject,
-                          predicate=first.predicate, qualifiers=first.qualifiers, claims=members,
-                          evidence=trails, why=group.why or None))
+                       for claim_id in sorted(group.claim_ids) for e in evidence.get(claim_id, ()))
+        facts.append(Fact(anchor=group.anchor, subject_id=EntityId(root), subject=name, predicate=first.predicate,
+                          qualifiers=first.qualifiers, claims=members, evidence=trails, why=group.why or None))
     return facts
 
 
@@ -219,7 +245,8 @@ def gather_groups(connection: Connection, *, kind: ReportKind, scope: str, known
                   groups: Sequence[Group], entity: str | None = None, predicate: str | None = None) -> Report:
     """Read what a report of the given groups of claims (contradictions) shows."""
     wanted = sorted({claim_id for group in groups for claim_id in group.claim_ids})
-    by_claim = known_versions(reads.claim_versions(connection, wanted, scope), known_at) if wanted else {}
+    versions = [v for chunk in _chunks(wanted) for v in reads.claim_versions(connection, chunk, scope)]
+    by_claim = known_versions(versions, known_at)
     groups = [g for g in groups if all(i in by_claim for i in g.claim_ids)]
     facts = facts_of(connection, by_claim, known_at, groups) if groups else []
     return Report(kind=kind, scope=scope, known_at=known_at, entity=entity, predicate=predicate,
