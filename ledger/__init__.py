@@ -37,6 +37,7 @@ from ledger.errors import (
 )
 from ledger.graph import GraphEdge, GraphPath
 from ledger.search import SearchHit, Suggestion
+from ledger.maintenance import DuplicateMerge, MaintenanceReport
 from ledger.records import (
     Audit,
     Cause,
@@ -72,6 +73,7 @@ __all__ = [
     "Conflict",
     "Contradiction",
     "ContradictionSide",
+    "DuplicateMerge",
     "Entity",
     "EntityId",
     "Evidence",
@@ -88,6 +90,7 @@ __all__ = [
     "Ledger",
     "LedgerError",
     "Link",
+    "MaintenanceReport",
     "MissingEvidence",
     "NeedsOCR",
     "NotFound",

@@ -33,6 +33,7 @@ from ledger.facets.agent import AgentCalls
 from ledger.facets.base import Facet
 from ledger.facets.contradictions import ContradictionCalls
 from ledger.facets.graph import GraphCalls
+from ledger.facets.report import ReportCalls
 from ledger.facets.search import SearchCalls
 from ledger.ingest.base import SourceDraft
 from ledger.records import (
@@ -55,7 +56,7 @@ from ledger.timeline import Clock, LedgerClock, TimeInput
 from ledger.validate import ClaimRef, EntityRef, SourceRef, check_scope
 
 
-class Ledger(GraphCalls, AgentCalls, SearchCalls, ContradictionCalls, Facet):
+class Ledger(GraphCalls, AgentCalls, SearchCalls, ContradictionCalls, ReportCalls, Facet):
     """A claim ledger on one database. Open with ``Ledger.open()``; use as a context manager."""
 
     @classmethod

@@ -41,6 +41,8 @@ RUN_IN_ORDER = {
     "graph.md": ["['Acme', 'Ann', 'Bob', 'Initech']", "1 Ann works_for Acme", "3 Acme owns Initech", "['Initech']",
                  "2 True max_nodes", "2 ['works_for', 'owns']", "4 3", '"2022-03-01T00:00:00+00:00"', "[2, 3]",
                  "(4, 'changed', 'retracted')"],
+    "reports.md": ["# Timeline of flat / rent", "{'entities': 1, 'facts': 1, 'disputed': 1, 'changed': 1}",
+                   "['PLN 2800']", "() [] ['overlap:1+3']", "[2]"],
     "contradictions.md": ["overlap:1+2 functional-overlap", "Bob Jones disputed | Bob Jones | Jones at Acme Newswire",
                           "1 (2,) ann", "['overlap:1+2']", "False board minutes", "0.84 2 True",
                           "4 False 0.0 3 same-publisher-and-text", "5 True 0.24 None None"],

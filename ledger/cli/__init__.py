@@ -18,6 +18,7 @@ from ledger.cli.demo import demo
 from ledger.cli.graph import ask, graph_app, neighborhood, paths
 from ledger.cli.ingest import ingest
 from ledger.cli.search import search, suggest
+from ledger.cli.report import maintain, report
 
 __all__ = ["app", "main"]
 
@@ -34,6 +35,7 @@ app.command()(commands.claims)
 app.command()(commands.history)
 app.command()(commands.audit)
 app.command()(commands.explain)
+app.command()(report)
 app.command()(contradictions)
 app.command()(resolve)
 app.command("add-source")(commands.add_source)
@@ -50,6 +52,7 @@ app.command()(neighborhood)
 app.command()(paths)
 app.add_typer(graph_app, name="graph")
 app.command()(ask)
+app.command()(maintain)
 app.command()(demo)
 
 
