@@ -8,14 +8,13 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Literal
+from typing import Any
 
 from ledger import (
     db,
     documents,
     files,
     naming,
-    predicates,
     reads,
     sources,
     stats,
@@ -30,6 +29,8 @@ from ledger.claims.write import write_claims
 from ledger.entities import check_name, check_text, normalize_name
 from ledger.errors import InvalidInput, NotFound
 from ledger.facets.base import Facet
+from ledger.facets.predicates import PredicateCalls
+from ledger.facets.wikidata import WikidataCalls
 from ledger.ingest.base import SourceDraft
 from ledger.records import (
     STATUSES,
@@ -40,7 +41,6 @@ from ledger.records import (
     Entity,
     Explanation,
     Passage,
-    PredicateInfo,
     Relation,
     Source,
     SourceId,
@@ -51,7 +51,7 @@ from ledger.timeline import Clock, LedgerClock, TimeInput
 from ledger.validate import ClaimRef, EntityRef, SourceRef, check_scope
 
 
-class Ledger(Facet):
+class Ledger(WikidataCalls, PredicateCalls, Facet):
     """A claim ledger on one database. Open with ``Ledger.open()``; use as a context manager."""
 
     @classmethod
@@ -300,16 +300,3 @@ class Ledger(Facet):
         from ledger.check import run_checks
 
         return self._read(run_checks)
-
-    def define_predicate(self, name: str, *, cardinality: Literal["one", "many"] = "one",
-                         object_kind: Literal["entity", "value"] = "value", datatype: str | None = None,
-                         inverse: str | None = None, description: str | None = None) -> PredicateInfo:
-        """Declare a predicate's cardinality and object kind (redefining it replaces the declaration)."""
-        declared = predicates.check_definition(name, cardinality=cardinality, object_kind=object_kind,
-                                               datatype=datatype, inverse=inverse, description=description)
-        return self._write(lambda connection, now, ids: predicates.define(connection, ids, now, declared))
-
-    def predicate(self, name: str) -> PredicateInfo | None:
-        """The declaration of a predicate, or None when undeclared."""
-        name = validate.check_predicate(name)
-        return predicates.info(self._read(lambda connection: store.predicate_rows(connection, [name]).get(name)))
