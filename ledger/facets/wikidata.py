@@ -43,6 +43,9 @@ def _chunks(plans: Iterator[EntityPlan], size: int) -> Iterator[list[EntityPlan]
     chunk: list[EntityPlan] = []
     count = 0
     for plan in plans:
+        if any(p.id == plan.id for p in chunk):  # two revisions of one entity: one after the other
+            yield chunk
+            chunk, count = [], 0
         chunk.append(plan)
         count += max(1, len(plan.statements))
         if count >= size:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import bz2
 import gzip
-import io
 import json
 import os
 from collections.abc import Iterator, Mapping, Sequence
@@ -136,15 +135,15 @@ def _entities_of(item: object) -> Iterator[Mapping[str, Any]]:
 
 def _open(path: Path) -> IO[str]:
     try:
-        raw = path.open("rb")
+        with path.open("rb") as raw:
+            head = raw.read(3)
+        if path.suffix == ".gz" or head[:2] == b"\x1f\x8b":
+            return gzip.open(path, "rt", encoding="utf-8")
+        if path.suffix == ".bz2" or head == b"BZh":
+            return bz2.open(path, "rt", encoding="utf-8")
+        return path.open(encoding="utf-8")
     except OSError as error:
         raise InvalidInput(f"cannot read {path}: {error.strerror or error}") from error
-    head = raw.peek(3)[:3] if isinstance(raw, io.BufferedReader) else b""
-    if path.suffix == ".gz" or head[:2] == b"\x1f\x8b":
-        return io.TextIOWrapper(gzip.GzipFile(fileobj=raw), encoding="utf-8")
-    if path.suffix == ".bz2" or head == b"BZh":
-        return io.TextIOWrapper(bz2.BZ2File(raw), encoding="utf-8")
-    return io.TextIOWrapper(raw, encoding="utf-8")
 
 
 def _read_file(path: Path) -> Iterator[Mapping[str, Any]]:
