@@ -11,6 +11,7 @@ from ledger.errors import (
     ClockError,
     Conflict,
     FetchError,
+    FunctionalClash,
     IngestError,
     InvalidInput,
     InvalidTime,
@@ -22,6 +23,7 @@ from ledger.errors import (
     ScopeMismatch,
     StoreError,
 )
+from ledger.interchange.records import PredicateClash, WikidataImport
 from ledger.records import (
     Audit,
     Cause,
@@ -62,6 +64,7 @@ __all__ = [
     "Explanation",
     "FetchError",
     "Finding",
+    "FunctionalClash",
     "IngestError",
     "InvalidInput",
     "InvalidTime",
@@ -72,6 +75,7 @@ __all__ = [
     "NeedsOCR",
     "NotFound",
     "Passage",
+    "PredicateClash",
     "PredicateInfo",
     "QuoteNotFound",
     "Retrieval",
@@ -80,4 +84,5 @@ __all__ = [
     "SourceId",
     "StaleEvidence",
     "StoreError",
+    "WikidataImport",
 ]
