@@ -24,7 +24,13 @@ RUN_IN_ORDER = {
                     "['PLN 3100']"],
     "api.md": ["True None", "1 True 2 False", "True False 2", "3,878,100 inhabitants 11 32", "1 62", "reviewed the hyphenated records",
                "1 reported 0.6 asserted", "[2, 3]", "disputed retracted", "3878100 confirmed country",
-               "[('reported', 'asserted'), ('confirmed', 'confirmed')]", "[(3, 3)]", "many None", "NotFound 3 claim 999 does not exist"],
+               "[('reported', 'asserted'), ('confirmed', 'confirmed')]", "[(3, 3)]", "many None", "NotFound 3 claim 999 does not exist",
+               "1 ['Q7']", "head of government shipped"],
+    "interchange.md": ["chief executive officer disputed asserted; conflicts with claim 1 in the same source",
+                       "chairperson many scope shipped", "[(3, 4)]", "1 None", "2 2",
+                       "1994-06 [('Q7', 'reported', True), ('Q8', 'confirmed', True)]",
+                       "1996 [('Q8', 'confirmed', False)]",
+                       "Q1$b: P6 = Q8; P580 1994; rank preferred | https://www.wikidata.org/wiki/Q1"],
     "ingestion.md": ["reviewed the hyphenated records"],
 }
 #: docs pages whose ```python blocks need a database server, so they are not run here

@@ -211,3 +211,19 @@ def test_what_is_not_entity_json_is_refused(ledger: Ledger, tmp_path: Path) -> N
     broken.write_text("{not json", encoding="utf-8")
     with pytest.raises(InvalidInput):
         ledger.import_wikidata(broken)
+
+
+def test_the_command_line_imports_and_lists_predicates(tmp_path: Path) -> None:
+    from .test_cli import run
+
+    db = str(tmp_path / "cli.db")
+    code, out, _ = run("import", "wikidata", str(BIELEFELD), "--json", "--db", db)
+    assert code == 0
+    [counts] = json.loads(out)
+    assert (counts["entities"], counts["statements"], counts["retracted"]) == (1, 186, 2)
+    code, out, _ = run("claims", "Bielefeld", "mayor", "--valid-at", "1996", "--json", "--db", db)
+    assert [c["object"] for c in json.loads(out)] == ["Q534246"]
+    code, out, _ = run("predicates", "--json", "--db", db)
+    assert {"P6", "mayor"} <= set(next(p for p in json.loads(out) if p["name"] == "head of government")["aliases"])
+    code, _, err = run("import", "rdf", str(BIELEFELD), "--json", "--db", db)
+    assert code == 2 and json.loads(err)["error"] == "InvalidInput"
