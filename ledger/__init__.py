@@ -22,6 +22,7 @@ from ledger.errors import (
     ClockError,
     Conflict,
     FetchError,
+    FunctionalClash,
     IngestError,
     InvalidInput,
     InvalidTime,
@@ -38,6 +39,7 @@ from ledger.errors import (
 from ledger.graph import GraphEdge, GraphPath
 from ledger.search import SearchHit, Suggestion
 from ledger.maintenance import DuplicateMerge, MaintenanceReport
+from ledger.interchange.records import PredicateClash, WikidataImport
 from ledger.records import (
     Audit,
     Cause,
@@ -82,6 +84,7 @@ __all__ = [
     "Explanation",
     "FetchError",
     "Finding",
+    "FunctionalClash",
     "GraphEdge",
     "GraphPath",
     "IngestError",
@@ -99,6 +102,7 @@ __all__ = [
     "PacketCitation",
     "PacketItem",
     "Passage",
+    "PredicateClash",
     "PredicateInfo",
     "QuoteNotFound",
     "RecallWeights",
@@ -116,5 +120,6 @@ __all__ = [
     "ToolEvent",
     "TraversalLimit",
     "UnknownName",
+    "WikidataImport",
     "WorkingNote",
 ]

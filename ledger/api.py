@@ -8,14 +8,13 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Literal
+from typing import Any
 
 from ledger import (
     db,
     documents,
     files,
     naming,
-    predicates,
     reads,
     sources,
     stats,
@@ -33,8 +32,10 @@ from ledger.facets.agent import AgentCalls
 from ledger.facets.base import Facet
 from ledger.facets.contradictions import ContradictionCalls
 from ledger.facets.graph import GraphCalls
+from ledger.facets.predicates import PredicateCalls
 from ledger.facets.report import ReportCalls
 from ledger.facets.search import SearchCalls
+from ledger.facets.wikidata import WikidataCalls
 from ledger.ingest.base import SourceDraft
 from ledger.records import (
     STATUSES,
@@ -45,7 +46,6 @@ from ledger.records import (
     Entity,
     Explanation,
     Passage,
-    PredicateInfo,
     Relation,
     Source,
     SourceId,
@@ -56,7 +56,7 @@ from ledger.timeline import Clock, LedgerClock, TimeInput
 from ledger.validate import ClaimRef, EntityRef, SourceRef, check_scope
 
 
-class Ledger(GraphCalls, AgentCalls, SearchCalls, ContradictionCalls, ReportCalls, Facet):
+class Ledger(GraphCalls, AgentCalls, SearchCalls, ContradictionCalls, ReportCalls, WikidataCalls, PredicateCalls, Facet):
     """A claim ledger on one database. Open with ``Ledger.open()``; use as a context manager."""
 
     @classmethod
@@ -304,16 +304,3 @@ class Ledger(GraphCalls, AgentCalls, SearchCalls, ContradictionCalls, ReportCall
         from ledger.check import run_checks
 
         return self._read(run_checks)
-
-    def define_predicate(self, name: str, *, cardinality: Literal["one", "many"] = "one",
-                         object_kind: Literal["entity", "value"] = "value", datatype: str | None = None,
-                         inverse: str | None = None, description: str | None = None) -> PredicateInfo:
-        """Declare a predicate's cardinality and object kind (redefining it replaces the declaration)."""
-        declared = predicates.check_definition(name, cardinality=cardinality, object_kind=object_kind,
-                                               datatype=datatype, inverse=inverse, description=description)
-        return self._write(lambda connection, now, ids: predicates.define(connection, ids, now, declared))
-
-    def predicate(self, name: str) -> PredicateInfo | None:
-        """The declaration of a predicate, or None when undeclared."""
-        name = validate.check_predicate(name)
-        return predicates.info(self._read(lambda connection: store.predicate_rows(connection, [name]).get(name)))

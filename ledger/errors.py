@@ -11,13 +11,19 @@
      ├─ NotFound (also LookupError)           unknown id, entity or source
      ├─ QuoteNotFound (also LookupError)      the quote does not occur in the source
      ├─ Conflict                               the request contradicts stored state
-     │   └─ AliasConflict                      an alias already names another entity
+     │   ├─ AliasConflict                      an alias already names another entity
+     │   └─ FunctionalClash                    a predicate declared functional over clashing claims
      ├─ ClockError                             the clock ran backwards
  ├─ TraversalLimit                         a graph search ran out of its time budget
      └─ StoreError                             the database failed underneath us
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ledger.interchange.records import PredicateClash
 
 
 class LedgerError(Exception):
@@ -92,6 +98,15 @@ class Conflict(LedgerError):
     """The request contradicts what the ledger already holds."""
 
     exit_code = 4
+
+
+class FunctionalClash(Conflict):
+    """Declaring a predicate functional would give it two undisputed values at once; ``clashes``
+    lists every such pair (``PredicateClash`` records)."""
+
+    def __init__(self, message: str, clashes: tuple[PredicateClash, ...] = ()) -> None:
+        super().__init__(message)
+        self.clashes = clashes
 
 
 class AliasConflict(Conflict):

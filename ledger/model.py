@@ -293,6 +293,41 @@ class Predicate(Table, table=True):
     recorded_at: datetime = _time(nullable=False)
 
 
+class PredicateDefinition(Table, table=True):
+    """A predicate declared for one scope (by define_predicate or an imported Wikidata property);
+    it overrides the shipped vocabulary and the declarations for every scope."""
+
+    __tablename__ = "predicate_definitions"
+    __table_args__ = (UniqueConstraint("scope", "name"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    scope: str = Field(sa_column=Column(String(200), nullable=False))
+    name: str = Field(sa_column=Column(String(200), nullable=False))
+    cardinality: str = Field(sa_column=Column(String(8), nullable=False))
+    object_kind: str = Field(sa_column=Column(String(8), nullable=False))
+    datatype: str | None = Field(default=None, sa_column=Column(String(32)))
+    inverse: str | None = Field(default=None, sa_column=Column(String(200)))
+    description: str | None = Field(default=None, sa_column=Column(Text))
+    separators: str | None = Field(default=None, sa_column=Column(Text))
+    wikidata: str | None = Field(default=None, sa_column=Column(String(32)))
+    origin: str = Field(sa_column=Column(String(8), nullable=False))
+    recorded_at: datetime = _time(nullable=False)
+
+
+class PredicateAlias(Table, table=True):
+    """Another name of a predicate, unique per scope in its normalized form ('' : every scope)."""
+
+    __tablename__ = "predicate_aliases"
+    __table_args__ = (UniqueConstraint("scope", "normalized"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    scope: str = Field(sa_column=Column(String(200), nullable=False))
+    predicate: str = Field(sa_column=Column(String(200), nullable=False))
+    alias: str = Field(sa_column=Column(String(200), nullable=False))
+    normalized: str = Field(sa_column=Column(String(200), nullable=False))
+    recorded_at: datetime = _time(nullable=False)
+
+
 class Tombstone(Table, table=True):
     """What erasure removed: kind, id, reason and time, never the content."""
 

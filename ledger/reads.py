@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from functools import cache
 from typing import Any
@@ -19,6 +19,7 @@ from sqlalchemy.sql.functions import FunctionElement
 
 from ledger import queries, store
 from ledger.claims.values import decode_value
+from ledger.claims.vocabulary import resolve_name
 from ledger.entities import normalize_name
 from ledger.timeline import in_window
 from ledger.model import UTCTime
@@ -188,6 +189,8 @@ def _mode(ref: int | str | None) -> str | None:
 
 def find_claims(connection: Connection, query: Filter, *, now: datetime) -> list[Claim]:
     """Claims matching ``query``: each in the version the ledger held at ``known_at``."""
+    if query.predicate is not None:  # any name of the predicate: "P6", "mayor", "head of government"
+        query = replace(query, predicate=resolve_name(connection, query.scope, query.predicate))
     if query.during is not None:
         time_mode = "during"
     elif query.all_versions and query.valid_at is None:

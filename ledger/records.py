@@ -328,7 +328,8 @@ class Explanation:
 
 @dataclass(frozen=True, slots=True)
 class PredicateInfo:
-    """A declared (or default) predicate."""
+    """A declared (or default) predicate; ``origin`` says whose definition is in force: "shipped"
+    (the vocabulary), "declared" (for every scope), "scope" or "import" (for ``scope``)."""
 
     name: str
     cardinality: Literal["one", "many"]
@@ -336,6 +337,11 @@ class PredicateInfo:
     datatype: str | None = None
     inverse: str | None = None
     description: str | None = None
+    aliases: tuple[str, ...] = ()
+    wikidata: str | None = None
+    separators: tuple[str, ...] = ()
+    origin: Literal["shipped", "declared", "scope", "import"] | None = None
+    scope: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ takes back have modules of their own: ``intervals``, ``provenance``, ``restore``
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -336,6 +336,12 @@ class Held:
 def first_clash(held: Iterable[Held]) -> tuple[int, int, tuple[Any, ...]] | None:
     """Two claims with the same key (scope, subject, functional predicate, qualifiers) that give
     different values at the same time, as (earlier claim, later claim, key); None if none do."""
+    return next(all_clashes(held), None)
+
+
+def all_clashes(held: Iterable[Held]) -> Iterator[tuple[int, int, tuple[Any, ...]]]:
+    """Every pair of claims with the same key that give different values at the same time, as
+    (earlier claim, later claim, key), key by key."""
     groups: dict[tuple[Any, ...], list[Held]] = {}
     for claim in held:
         groups.setdefault(claim.key, []).append(claim)
@@ -344,8 +350,7 @@ def first_clash(held: Iterable[Held]) -> tuple[int, int, tuple[Any, ...]] | None
         active: list[Held] = []
         for claim in group:
             active = [a for a in active if surely_overlap(a.interval, claim.interval)]
-            clash = next((a for a in active if a.value != claim.value), None)
-            if clash is not None:
-                return clash.claim_id, claim.claim_id, key
+            for other in active:
+                if other.value != claim.value:
+                    yield other.claim_id, claim.claim_id, key
             active.append(claim)
-    return None

@@ -18,6 +18,7 @@ from ledger.claims.load import CLAIM_KEY, check_citations, entity_scopes
 from ledger.claims.provenance import independent_sources
 from ledger.claims.restore import Competitor, Linked, State, restore
 from ledger.claims.rules import Held, first_clash, functional
+from ledger.claims.vocabulary import definitions as predicate_definitions
 from ledger.errors import Conflict, InvalidInput, ScopeMismatch
 from ledger.records import Cause, CauseKind, Citation, ClaimId
 
@@ -160,8 +161,8 @@ def _load_linked(
         start = store.first_version(connection, resumed[claim])
         resumes_at = (start["valid_from"], start["valid_from_precision"])
     row = connection.execute(CLAIM_KEY, {"id": claim}).mappings().one()
-    is_functional = functional(store.predicate_rows(connection, {row["predicate"]}).get(row["predicate"]),
-                               row["object_id"])
+    key = (row["scope"], row["predicate"])
+    is_functional = functional(predicate_definitions(connection, [key]).get(key), row["object_id"])
     competitors: tuple[Competitor, ...] = ()
     if is_functional:
         root = entity_scopes(connection, {row["subject_id"]})[row["subject_id"]][1]
@@ -259,12 +260,12 @@ def refuse_functional_overlaps(
     rows = [r for r in store.standing_claims(connection, keys) if r["status"] != "disputed"
             and not _never_valid(r)]
     roots = entity_scopes(connection, {r["subject_id"] for r in rows})
-    definitions = store.predicate_rows(connection, {r["predicate"] for r in rows})
+    definitions = predicate_definitions(connection, {(r["scope"], r["predicate"]) for r in rows})
     clash = first_clash(
         Held(r["claim_id"], (r["scope"], roots[r["subject_id"]][1], r["predicate"], r["qualifiers"]),
              (r["object_id"], r["value"]), r["valid_from"], r["valid_until"], r["valid_from_precision"],
              r["valid_until_precision"])
-        for r in rows if functional(definitions.get(r["predicate"]), r["object_id"])
+        for r in rows if functional(definitions.get((r["scope"], r["predicate"])), r["object_id"])
     )
     if clash is not None:
         earlier, later, key = clash

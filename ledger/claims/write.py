@@ -39,6 +39,8 @@ from ledger.claims.rules import (
     settled_status,
 )
 from ledger.claims.values import NUMBER_TYPES
+from ledger.claims.vocabulary import definitions as predicate_definitions
+from ledger.claims.vocabulary import resolve_names
 from ledger.errors import InvalidInput, NotFound
 from ledger.records import Cause, Citation, ClaimId, EffectKind
 from ledger.timeline import Instant, Precision, overlaps
@@ -61,7 +63,10 @@ def _write_claims(
     prepared = [prepare(d) for d in drafts]
     resolve_entities(connection, prepared, ids, now)
     facts = check_citations(connection, [(p.scope, p.citations) for p in prepared])
-    definitions = store.predicate_rows(connection, {p.predicate for p in prepared})
+    names = resolve_names(connection, {(p.scope, p.predicate) for p in prepared})
+    for item in prepared:  # "P6", "mayor" and "head of government" are stored as the last
+        item.predicate = names[(item.scope, item.predicate)]
+    definitions = predicate_definitions(connection, {(p.scope, p.predicate) for p in prepared})
     _check_predicate_kinds(prepared, definitions)
     live = load_standing(connection, prepared, facts)
     by_id = {claim.claim_id: claim for group in live.values() for claim in group}
@@ -89,7 +94,7 @@ def _write_claims(
                                 item.supersedes, item.valid_from.precision if item.valid_from else None,
                                 item.valid_until.precision if item.valid_until else None)
             decision = decide(incoming, [c.standing(facts) for c in candidates],
-                              functional=functional(definitions.get(item.predicate), item.object_id), now=now)
+                              functional=functional(definitions.get((item.scope, item.predicate)), item.object_id), now=now)
         else:
             decision = UNCONTESTED  # nothing standing to compare with: the common case in bulk loads
         if decision.corroborates is not None:
@@ -214,10 +219,12 @@ def _at(instant: Instant | None) -> datetime | None:
     return instant.at if instant else None
 
 
-def _check_predicate_kinds(prepared: Sequence[Prepared], definitions: Mapping[str, Mapping[Any, Any]]) -> None:
+def _check_predicate_kinds(
+    prepared: Sequence[Prepared], definitions: Mapping[tuple[str, str], Mapping[Any, Any]]
+) -> None:
     for item in prepared:
-        definition = definitions.get(item.predicate)
-        if definition is None:
+        definition = definitions.get((item.scope, item.predicate))
+        if definition is None or definition["origin"] == "shipped":  # the shipped kinds advise, they do not refuse
             continue
         if definition["object_kind"] == "entity" and item.object_id is None:
             raise InvalidInput(f"predicate {item.predicate!r} takes an entity: pass object=, not value=")

@@ -19,6 +19,7 @@ from ledger.cli.graph import ask, graph_app, neighborhood, paths
 from ledger.cli.ingest import ingest
 from ledger.cli.search import search, suggest
 from ledger.cli.report import maintain, report
+from ledger.cli.wikidata import import_, predicates
 
 __all__ = ["app", "main"]
 
@@ -41,6 +42,8 @@ app.command()(resolve)
 app.command("add-source")(commands.add_source)
 app.command("assert")(commands.assert_)
 app.command()(ingest)
+app.command("import")(import_)
+app.command()(predicates)
 app.command()(commands.backup)
 app.command()(commands.restore)
 app.command()(commands.check)

@@ -52,6 +52,8 @@ versions: Table = model.ClaimVersion.__table__  # type: ignore[attr-defined]
 evidence: Table = model.Evidence.__table__  # type: ignore[attr-defined]
 links: Table = model.ClaimLink.__table__  # type: ignore[attr-defined]
 predicates: Table = model.Predicate.__table__  # type: ignore[attr-defined]
+predicate_definitions: Table = model.PredicateDefinition.__table__  # type: ignore[attr-defined]
+predicate_aliases: Table = model.PredicateAlias.__table__  # type: ignore[attr-defined]
 clock: Table = model.ClockState.__table__  # type: ignore[attr-defined]
 
 # ---------------------------------------------------------------- lists of values as one parameter

@@ -1,0 +1,1 @@
+"""Interchange with other tools: the shipped predicate vocabulary, Wikidata import, exports."""
