@@ -1,0 +1,1 @@
+"""Interchange with other tools: exports (JSON Lines, RDF, Web Annotations) and imports."""
