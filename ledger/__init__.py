@@ -12,6 +12,7 @@ from ledger.errors import (
     Conflict,
     FetchError,
     IngestError,
+    InvalidImport,
     InvalidInput,
     InvalidTime,
     LedgerError,
@@ -22,6 +23,7 @@ from ledger.errors import (
     ScopeMismatch,
     StoreError,
 )
+from ledger.interchange.records import ExportReport, ImportReport
 from ledger.records import (
     Audit,
     Cause,
@@ -59,10 +61,13 @@ __all__ = [
     "Evidence",
     "EvidenceId",
     "EvidenceTrail",
+    "ExportReport",
     "Explanation",
     "FetchError",
     "Finding",
+    "ImportReport",
     "IngestError",
+    "InvalidImport",
     "InvalidInput",
     "InvalidTime",
     "Ledger",

@@ -75,8 +75,9 @@ CHOICES: dict[tuple[str, str], frozenset[str]] = {
     ("source", "trust"): frozenset({"trusted", "untrusted"}),
     ("version", "status"): frozenset(STATUSES),
     ("evidence", "relation"): frozenset({"supports", "contradicts"}),
-    ("link", "kind"): frozenset({"supersedes", "contradicts", "derived_from"}),
 }
+#: The ledger's own times (the others, such as valid_from or published_at, are the world's).
+SYSTEM_TIMES = frozenset({"recorded_at", "created_at", "merged_at", "invalidated_at", "stale_at"})
 #: System times a row may carry that close an interval opened by ``recorded_at``.
 CLOSING = ("invalidated_at", "stale_at")
 
@@ -147,7 +148,7 @@ def parse_row(text: str, number: int, known_at: datetime) -> tuple[str, dict[str
                 raise InvalidImport(f"line {number}: {section}.{name} must not be null")
             continue
         line[name] = _CHECKS[kind](value, number, f"{section}.{name}")
-        if kind == _TIME and line[name] > known_at:
+        if name in SYSTEM_TIMES and line[name] > known_at:
             raise InvalidImport(f"line {number}: {section}.{name} {value} is after the export's known_at "
                                 f"{iso(known_at)}")
         choices = CHOICES.get((section, name))
