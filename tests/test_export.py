@@ -168,3 +168,120 @@ def test_a_sqlite_export_restored_into_postgresql_answers_alike(
     files = iter(range(10))
     check_round_trip(lambda: str(tmp_path / f"source-{next(files)}.db"), pg_schemas.new_url,  # type: ignore[attr-defined]
                      tmp_path, ops, pick)
+
+
+def small_history(ledger: Ledger, clock: TestClock) -> None:
+    """Two CEOs in turn, the second disputed, an alias and a merge: a little of everything."""
+    ledger.define_predicate("ceo", cardinality="one", object_kind="entity")
+    source = ledger.add_source(text="Alice led Acme from 2020. Bob led Acme from 2024.", uri="https://acme.test/a")
+    clock.tick()
+    ledger.assert_claim("Acme", "ceo", "Alice", valid_from="2020", evidence=ledger.cite(source, "Alice led Acme"))
+    clock.tick()
+    bob = ledger.assert_claim("Acme", "ceo", "Bob", valid_from="2024", evidence=ledger.cite(source, "Bob led Acme"))
+    ledger.entity("Robert")
+    ledger.merge_entities("Bob", "Robert")
+    clock.tick()
+    ledger.dispute(bob, reason="one source only")
+    clock.tick()
+
+
+@pytest.fixture
+def exported(ledger: Ledger, clock: TestClock, tmp_path: Path) -> Path:
+    small_history(ledger, clock)
+    return ledger.export(tmp_path / "small.jsonl").path
+
+
+def damaged(path: Path, change: Callable[[list[str]], list[str]]) -> Path:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    target = path.with_name("damaged.jsonl")
+    target.write_text("\n".join(change(lines)) + "\n", encoding="utf-8")
+    return target
+
+
+def edit(section: str, **fields: object) -> Callable[[list[str]], list[str]]:
+    """Change the first row of ``section``."""
+    def change(lines: list[str]) -> list[str]:
+        for n, line in enumerate(lines):
+            row = json.loads(line)
+            if row.get("type") == section:
+                lines[n] = json.dumps({**row, **fields})
+                return lines
+        raise AssertionError(section)
+    return change
+
+
+def line_of(path: Path, section: str) -> int:
+    return next(n for n, line in enumerate(path.read_text().splitlines(), 1) if json.loads(line).get("type") == section)
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda lines: lines[:-1], "cut short"),
+    (lambda lines: [lines[0], "{not json", *lines[1:]], "line 2: not valid JSON"),
+    (lambda lines: [lines[0].replace('"version":1', '"version":99'), *lines[1:]], "line 1: format version 99"),
+    (lambda lines: ['{"format": "something else"}', *lines[1:]], "line 1: not a ledger export"),
+    (edit("claim", colour="red"), "unknown field(s) colour"),
+    (edit("version", status="maybe"), "version.status must be one of"),
+    (edit("version", confidence="high"), "version.confidence must be a finite number"),
+    (edit("claim", subject_id=999), "claim.subject_id refers to entity 999"),
+    (edit("evidence", source_id=7), "evidence.source_id refers to source 7"),
+    (edit("version", recorded_at="2099-01-01T00:00:00+00:00"), "after the export's known_at"),
+    (edit("version", recorded_at="2026-01-01T00:00:00"), "with a UTC offset"),
+    (edit("claim", id=0), "ids must increase"),
+    (lambda lines: [lines[0], lines[-2], *lines[1:-2], lines[-1]], "sections come in the order"),
+    (lambda lines: [*lines[:-1], lines[-1].replace('"claim":2', '"claim":5')], "the file is damaged"),
+])
+def test_a_damaged_file_is_refused_by_line_and_nothing_is_written(
+        exported: Path, make_db_url: Callable[[], str], clock: TestClock,
+        change: Callable[[list[str]], list[str]], message: str) -> None:
+    bad = damaged(exported, change)
+    url = make_db_url()
+    with Ledger.open(url, clock=clock) as target:
+        target.add_source(text="Something else entirely.", scope="other")
+        before = table_dump(url)
+        with pytest.raises(InvalidImport, match="line" if message != "cut short" else message) as refused:
+            target.import_jsonl(bad)
+        assert message in str(refused.value)
+        assert table_dump(url) == {**before, "ledger_clock": table_dump(url)["ledger_clock"]}
+
+
+def test_a_reference_error_names_the_line_it_is_on(exported: Path, make_db_url: Callable[[], str],
+                                                    clock: TestClock) -> None:
+    bad = damaged(exported, edit("evidence", claim_id=42))
+    with Ledger.open(make_db_url(), clock=clock) as target, pytest.raises(InvalidImport) as refused:
+        target.import_jsonl(bad)
+    assert str(refused.value).startswith(f"line {line_of(bad, 'evidence')}: evidence.claim_id refers to claim 42")
+
+
+def test_import_refuses_a_scope_that_holds_data(ledger: Ledger, exported: Path) -> None:
+    with pytest.raises(Conflict, match="already holds data"):
+        ledger.import_jsonl(exported)
+    report = ledger.import_jsonl(exported, scope="copy")
+    assert report.renumbered and report.scope == "copy"
+    mine = [(c.subject, c.object, c.status, c.valid_from, c.recorded_at) for c in ledger.claims(valid_at="2025")]
+    theirs = [(c.subject, c.object, c.status, c.valid_from, c.recorded_at)
+              for c in ledger.claims(valid_at="2025", scope="copy")]
+    assert mine == theirs and mine
+    assert ledger.resolve("Robert", scope="copy") == ledger.resolve("Bob", scope="copy")
+    assert {e.evidence.source_id for c in ledger.claims(scope="copy") for e in ledger.explain(c.id).evidence}.isdisjoint(
+        {e.evidence.source_id for c in ledger.claims() for e in ledger.explain(c.id).evidence})
+
+
+def test_history_from_after_this_ledgers_clock_is_refused(exported: Path, make_db_url: Callable[[], str]) -> None:
+    with Ledger.open(make_db_url(), clock=TestClock()) as behind, pytest.raises(ClockError, match="never runs"):
+        behind.import_jsonl(exported)
+
+
+def test_an_export_holds_its_scope_only(ledger: Ledger, clock: TestClock, tmp_path: Path) -> None:
+    small_history(ledger, clock)
+    other = ledger.add_source(text="Carol led Initech from 2019.", scope="other")
+    ledger.assert_claim("Initech", "ceo", "Carol", evidence=ledger.cite(other, "Carol led Initech"), scope="other")
+    hidden = ledger.add_source(text="Mallory led Acme in secret.", trust="untrusted")
+    assert hidden.scope == "quarantine:default"
+    ledger.assert_claim("Acme", "rumour", value="Mallory", evidence=ledger.cite(hidden, "Mallory led Acme"),
+                        scope="quarantine:default")
+    for format in ("jsonl", "turtle", "nquads", "annotations"):
+        text = ledger.export(tmp_path / f"out.{format}", format=format).path.read_text()  # type: ignore[arg-type]
+        assert "Alice" in text and "Carol" not in text and "Initech" not in text and "Mallory" not in text
+    with pytest.raises(InvalidInput, match="quarantine"):
+        ledger.export(tmp_path / "q.jsonl", scope="quarantine:default")
+    assert not list(tmp_path.glob("*.partial"))
