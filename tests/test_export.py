@@ -285,3 +285,30 @@ def test_an_export_holds_its_scope_only(ledger: Ledger, clock: TestClock, tmp_pa
     with pytest.raises(InvalidInput, match="quarantine"):
         ledger.export(tmp_path / "q.jsonl", scope="quarantine:default")
     assert not list(tmp_path.glob("*.partial"))
+
+
+def test_the_command_line_exports_and_restores(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from ledger.cli import app
+
+    runner, db, copy = CliRunner(), str(tmp_path / "a.db"), str(tmp_path / "b.db")
+    assert runner.invoke(app, ["demo", "--db", db]).exit_code == 0
+    out = tmp_path / "demo.jsonl"
+    result = runner.invoke(app, ["export", str(out), "--json", "--db", db])
+    assert result.exit_code == 0 and json.loads(result.stdout)["counts"]["claim"] == 2
+    result = runner.invoke(app, ["import", "jsonl", str(out), "--json", "--db", copy])
+    assert result.exit_code == 0 and json.loads(result.stdout)["counts"] == json.loads(
+        out.read_text().splitlines()[-1])["counts"]
+    with Ledger.open(db) as original, Ledger.open(copy) as restored:
+        assert original.audit() == restored.audit()
+    result = runner.invoke(app, ["import", "jsonl", str(out), "--db", copy])
+    assert result.exit_code == Conflict.exit_code and "already holds data" in result.stderr
+    (tmp_path / "bad.jsonl").write_text(out.read_text().replace('"type":"claim"', '"type":"clam"', 1))
+    result = runner.invoke(app, ["import", "jsonl", str(tmp_path / "bad.jsonl"), "--scope", "x", "--json", "--db", copy])
+    assert result.exit_code == InvalidImport.exit_code and json.loads(result.stderr)["error"] == "InvalidImport"
+    for format in ("turtle", "nquads", "annotations"):
+        result = runner.invoke(app, ["export", str(tmp_path / f"demo.{format}"), "-f", format, "--db", db])
+        assert result.exit_code == 0 and (tmp_path / f"demo.{format}").stat().st_size > 0
+    result = runner.invoke(app, ["export", str(tmp_path / "x"), "-f", "xml", "--db", db])
+    assert result.exit_code == InvalidInput.exit_code and "format must be one of" in result.stderr

@@ -15,6 +15,7 @@ import typer
 from ledger.cli import commands
 from ledger.cli.demo import demo
 from ledger.cli.ingest import ingest
+from ledger.cli.interchange import export, import_app
 
 __all__ = ["app", "main"]
 
@@ -34,6 +35,8 @@ app.command()(commands.explain)
 app.command("add-source")(commands.add_source)
 app.command("assert")(commands.assert_)
 app.command()(ingest)
+app.command()(export)
+app.add_typer(import_app)
 app.command()(commands.backup)
 app.command()(commands.restore)
 app.command()(commands.check)

@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 from datetime import date, datetime
 from decimal import Decimal
+from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
 from rich.markup import escape
@@ -30,7 +31,7 @@ def _plain(value: Any) -> Any:
         return {k: _plain(v) for k, v in value.items()}
     if isinstance(value, (datetime, date)):
         return value.isoformat()
-    if isinstance(value, Decimal):
+    if isinstance(value, (Decimal, PurePath)):
         return str(value)
     return value
 

@@ -209,7 +209,7 @@ def import_jsonl(connection: Connection, ids: Ids, lines: Iterable[str], *, scop
                          f"({jsonl.iso(now)}); the clock never runs backwards, so its history cannot be restored")
     if not store.scope_is_empty(connection, target):
         raise Conflict(f"scope {target!r} already holds data; import restores history only into an empty "
-                       "scope (pass another scope=)")
+                       "scope (pass another: scope= in Python, --scope on the command line)")
     state = _Import(connection, ids, target, known_at)
     done, ended = 0, False
     for number, text in numbered:
