@@ -26,6 +26,8 @@ RUN_IN_ORDER = {
                "1 reported 0.6 asserted", "[2, 3]", "disputed retracted", "3878100 confirmed country",
                "[('reported', 'asserted'), ('confirmed', 'confirmed')]", "[(3, 3)]", "many None", "NotFound 3 claim 999 does not exist"],
     "ingestion.md": ["reviewed the hyphenated records"],
+    "interchange.md": ["2 4", "default False", "True", "[('Bob', 'reported')] True", "1",
+                       "Annotation Acme named Alice chief executive in 2020"],
 }
 #: docs pages whose ```python blocks need a database server, so they are not run here
 NEEDS_A_SERVER = {"postgresql.md"}
