@@ -84,7 +84,11 @@ CLOSING = ("invalidated_at", "stale_at")
 
 def iso(value: datetime | None) -> str | None:
     """A stored time as the file writes it."""
-    return None if value is None else value.astimezone(UTC).isoformat(timespec="microseconds")
+    if value is None:
+        return None
+    if value.tzinfo is not UTC:
+        value = value.astimezone(UTC)
+    return value.isoformat(timespec="microseconds")
 
 
 def header(scope: str, known_at: datetime) -> dict[str, Any]:
@@ -94,22 +98,34 @@ def header(scope: str, known_at: datetime) -> dict[str, Any]:
 
 def encode_row(section: str, row: Mapping[str, Any], known_at: datetime) -> dict[str, Any]:
     """A stored row as a line: only the section's fields; intervals closed after ``known_at`` open."""
+    names, times, closing, texts = _ENCODING[section]
     line: dict[str, Any] = {"type": section}
-    for name, (kind, _nullable) in FIELDS[section].items():
-        value = row.get(name)
-        if kind == _TIME:
-            if name in CLOSING and value is not None and value > known_at:
-                value = None  # closed after the moment exported: still open then
-            value = iso(value)
-        elif kind == _JSON and isinstance(value, str):
-            value = json.loads(value)
-        line[name] = value
+    for name in names:
+        line[name] = row[name]
+    for name in closing:
+        if (value := line[name]) is not None and value > known_at:
+            line[name] = None  # closed after the moment exported: still open then
+    for name in times:
+        if (value := line[name]) is not None:
+            line[name] = iso(value)
+    for name in texts:
+        if isinstance(value := line[name], str):
+            line[name] = json.loads(value)
     return line
+
+
+_ENCODING = {section: (
+    tuple(name for name in fields if fields[name][0] != _LIST),
+    tuple(name for name, (kind, _n) in fields.items() if kind == _TIME),
+    tuple(name for name in fields if name in CLOSING),
+    tuple(name for name, (kind, _n) in fields.items() if kind == _JSON),
+) for section, fields in FIELDS.items()}
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 
 def dumps(line: Mapping[str, Any]) -> str:
     """One line of the file (no newline)."""
-    return json.dumps(line, ensure_ascii=False, separators=(",", ":"))
+    return _ENCODER.encode(line)
 
 
 def parse_header(text: str) -> tuple[str, datetime]:
