@@ -24,6 +24,7 @@ from ledger.errors import (
     FetchError,
     FunctionalClash,
     IngestError,
+    InvalidImport,
     InvalidInput,
     InvalidTime,
     LedgerError,
@@ -40,6 +41,7 @@ from ledger.graph import GraphEdge, GraphPath
 from ledger.search import SearchHit, Suggestion
 from ledger.maintenance import DuplicateMerge, MaintenanceReport
 from ledger.interchange.records import PredicateClash, WikidataImport
+from ledger.interchange.records import ExportReport, ImportReport
 from ledger.records import (
     Audit,
     Cause,
@@ -82,12 +84,15 @@ __all__ = [
     "EvidenceId",
     "EvidenceTrail",
     "Explanation",
+    "ExportReport",
     "FetchError",
     "Finding",
     "FunctionalClash",
     "GraphEdge",
     "GraphPath",
+    "ImportReport",
     "IngestError",
+    "InvalidImport",
     "InvalidInput",
     "InvalidTime",
     "Ledger",

@@ -31,6 +31,7 @@ from ledger.errors import InvalidInput, NotFound
 from ledger.facets.agent import AgentCalls
 from ledger.facets.base import Facet
 from ledger.facets.contradictions import ContradictionCalls
+from ledger.facets.export import ExportCalls
 from ledger.facets.graph import GraphCalls
 from ledger.facets.predicates import PredicateCalls
 from ledger.facets.report import ReportCalls
@@ -56,7 +57,8 @@ from ledger.timeline import Clock, LedgerClock, TimeInput
 from ledger.validate import ClaimRef, EntityRef, SourceRef, check_scope
 
 
-class Ledger(GraphCalls, AgentCalls, SearchCalls, ContradictionCalls, ReportCalls, WikidataCalls, PredicateCalls, Facet):
+class Ledger(GraphCalls, AgentCalls, SearchCalls, ContradictionCalls, ReportCalls, WikidataCalls,
+             PredicateCalls, ExportCalls, Facet):
     """A claim ledger on one database. Open with ``Ledger.open()``; use as a context manager."""
 
     @classmethod

@@ -4,7 +4,8 @@
      ├─ InvalidInput (also ValueError)        bad argument: say what to fix
      │   ├─ InvalidTime                        unparseable, naive or reversed time
      │   ├─ MissingEvidence                    a claim without supporting evidence
-     │   └─ ScopeMismatch                      evidence or entity from another scope
+     │   ├─ ScopeMismatch                      evidence or entity from another scope
+     │   └─ InvalidImport                      an import file that is malformed (names the line)
      ├─ IngestError                            a document that cannot be read
      │   └─ NeedsOCR                           pages without a text layer
      ├─ FetchError                             a URL that cannot be fetched (network, HTTP status)
@@ -48,6 +49,10 @@ class MissingEvidence(InvalidInput):
 
 class ScopeMismatch(InvalidInput):
     """Something from one scope was used in another."""
+
+
+class InvalidImport(InvalidInput):
+    """An import file is malformed or refers to rows it does not hold; the message names the line."""
 
 
 class IngestError(LedgerError):

@@ -52,6 +52,8 @@ RUN_IN_ORDER = {
     "contradictions.md": ["overlap:1+2 functional-overlap", "Bob Jones disputed | Bob Jones | Jones at Acme Newswire",
                           "1 (2,) ann", "['overlap:1+2']", "False board minutes", "0.84 2 True",
                           "4 False 0.0 3 same-publisher-and-text", "5 True 0.24 None None"],
+    "interchange.md": ["2 4", "default False", "True", "[('Bob', 'reported')] True", "1",
+                       "Annotation Acme named Alice chief executive in 2020"],
 }
 #: docs pages whose ```python blocks need a database server, so they are not run here
 NEEDS_A_SERVER = {"postgresql.md"}

@@ -20,6 +20,7 @@ from ledger.cli.ingest import ingest
 from ledger.cli.search import search, suggest
 from ledger.cli.report import maintain, report
 from ledger.cli.wikidata import import_, predicates
+from ledger.cli.interchange import export, import_app
 
 __all__ = ["app", "main"]
 
@@ -44,6 +45,8 @@ app.command("assert")(commands.assert_)
 app.command()(ingest)
 app.command("import")(import_)
 app.command()(predicates)
+app.command()(export)
+app.add_typer(import_app)
 app.command()(commands.backup)
 app.command()(commands.restore)
 app.command()(commands.check)

@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 from datetime import date, datetime, timedelta
 from decimal import Decimal
+from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
 from rich.markup import escape
@@ -32,7 +33,7 @@ def _plain(value: Any) -> Any:
         return value.isoformat()
     if isinstance(value, timedelta):
         return value.total_seconds()
-    if isinstance(value, Decimal):
+    if isinstance(value, (Decimal, PurePath)):
         return str(value)
     return value
 

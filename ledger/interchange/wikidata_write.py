@@ -24,7 +24,7 @@ from ledger.interchange.wikidata import EntityPlan, StatementPlan
 from ledger.locator import quote_context
 from ledger.predicates import add_aliases as add_predicate_aliases
 from ledger.records import Citation, SourceId
-from ledger.store.interchange_rows import predicate_in_use, statements_of
+from ledger.store.wikidata_rows import predicate_in_use, statements_of
 from ledger.validate import MAX_PREDICATE_LENGTH
 
 _ENTITY_KINDS = {"property": "property", "lexeme": "lexeme"}
