@@ -8,6 +8,7 @@ from ledger.claims.draft import ClaimDraft
 from ledger.check import CheckReport, Finding
 from ledger.errors import (
     AliasConflict,
+    BlockedAddress,
     ClockError,
     Conflict,
     FetchError,
@@ -18,6 +19,7 @@ from ledger.errors import (
     MissingEvidence,
     NeedsOCR,
     NotFound,
+    PolicyViolation,
     QuoteNotFound,
     ScopeMismatch,
     StoreError,
@@ -46,6 +48,7 @@ from ledger.records import (
 __all__ = [
     "AliasConflict",
     "Audit",
+    "BlockedAddress",
     "Cause",
     "CheckReport",
     "Citation",
@@ -72,6 +75,7 @@ __all__ = [
     "NeedsOCR",
     "NotFound",
     "Passage",
+    "PolicyViolation",
     "PredicateInfo",
     "QuoteNotFound",
     "Retrieval",

@@ -56,12 +56,14 @@ class Ledger(Facet):
 
     @classmethod
     def open(cls, url_or_path: str | os.PathLike[str] | None = None, *, clock: Clock | None = None,
-             create: bool = True) -> Ledger:
+             create: bool = True, allow_private: bool | Iterable[str] = False) -> Ledger:
         """Open a ledger (a SQLite path, ``":memory:"``, a URL; None: ``$LEDGER_URL`` or ``./ledger.db``)."""
         from ledger import migrate  # alembic loads only when a database is opened
+        from ledger.ingest.addresses import address_rule
 
         LedgerClock(clock)  # a bad clock is refused before anything is opened
-        return cls(migrate.open_engine(url_or_path, create=create), clock=clock)
+        address_rule(allow_private)  # (and a bad allow_private)
+        return cls(migrate.open_engine(url_or_path, create=create), clock=clock, allow_private=allow_private)
 
     @property
     def url(self) -> str:
@@ -171,12 +173,13 @@ class Ledger(Facet):
                                    trust=trust, scope=scope)
         return self.ingest_html(checked, max_bytes=max_bytes, trust=trust, scope=scope)
 
-    def ingest_url(self, url: str, *, timeout: float = 20.0, max_bytes: int | None = None,
-                   trust: Trust = "trusted", scope: str = "default") -> Source:
-        """Fetch a URL (one GET, with a timeout and a size limit) and ingest it as HTML or PDF."""
+    def ingest_url(self, url: str, *, timeout: float = 20.0, max_bytes: int | None = None, trust: Trust = "trusted",
+                   scope: str = "default", allow_private: bool | Iterable[str] | None = None) -> Source:
+        """Fetch a public URL (one GET, a timeout, a size limit; private addresses only if allowed) as HTML or PDF."""
         sources.quarantine_scope(check_scope(scope), trust)  # refused before the download, not after it
         with store.paused_gc():
-            draft = documents.url_draft(url, timeout=timeout, max_bytes=max_bytes)
+            draft = documents.url_draft(url, timeout=timeout, max_bytes=max_bytes,
+                                        allow_private=self._allow_private if allow_private is None else allow_private)
         return self.add_draft(draft, trust=trust, scope=scope)
 
     def stale_evidence(self, *, scope: str = "default") -> list[StaleEvidence]:

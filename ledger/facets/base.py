@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import TypeVar
 
@@ -18,8 +18,11 @@ T = TypeVar("T")
 class Facet:
     """The base of each facade part: ``_write``/``_read`` run one transaction; ``now()`` reads the clock."""
 
-    def __init__(self, engine: Engine, *, clock: Clock | None = None) -> None:
+    def __init__(self, engine: Engine, *, clock: Clock | None = None,
+                 allow_private: bool | Iterable[str] = False) -> None:
         self._db = db.Transactions(engine, clock)
+        #: what fetches may connect to besides public addresses (Ledger.open's allow_private=)
+        self._allow_private = allow_private
 
     def _write(self, work: Callable[[Connection, datetime, Ids], T]) -> T:
         return self._db.write(work)
