@@ -52,6 +52,9 @@ evidence: Table = model.Evidence.__table__  # type: ignore[attr-defined]
 links: Table = model.ClaimLink.__table__  # type: ignore[attr-defined]
 predicates: Table = model.Predicate.__table__  # type: ignore[attr-defined]
 clock: Table = model.ClockState.__table__  # type: ignore[attr-defined]
+tombstones: Table = model.Tombstone.__table__  # type: ignore[attr-defined]
+policy_settings: Table = model.PolicySetting.__table__  # type: ignore[attr-defined]
+policy_decisions: Table = model.PolicyDecisionRow.__table__  # type: ignore[attr-defined]
 
 # ---------------------------------------------------------------- lists of values as one parameter
 
