@@ -30,6 +30,7 @@ from ledger.claims.write import write_claims
 from ledger.entities import check_name, check_text, normalize_name
 from ledger.errors import InvalidInput, NotFound
 from ledger.facets.base import Facet
+from ledger.facets.safety import SafetyCalls
 from ledger.ingest.base import SourceDraft
 from ledger.records import (
     STATUSES,
@@ -51,7 +52,7 @@ from ledger.timeline import Clock, LedgerClock, TimeInput
 from ledger.validate import ClaimRef, EntityRef, SourceRef, check_scope
 
 
-class Ledger(Facet):
+class Ledger(SafetyCalls, Facet):
     """A claim ledger on one database. Open with ``Ledger.open()``; use as a context manager."""
 
     @classmethod
