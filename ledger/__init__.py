@@ -6,6 +6,7 @@
 from ledger.api import Ledger
 from ledger.claims.draft import ClaimDraft
 from ledger.check import CheckReport, Finding
+from ledger.erasure import Erased, Tombstone
 from ledger.errors import (
     AliasConflict,
     BlockedAddress,
@@ -24,6 +25,8 @@ from ledger.errors import (
     ScopeMismatch,
     StoreError,
 )
+from ledger.policy.config import PolicyConfig
+from ledger.policy.decide import PolicyDecision
 from ledger.records import (
     Audit,
     Cause,
@@ -59,6 +62,7 @@ __all__ = [
     "Conflict",
     "Entity",
     "EntityId",
+    "Erased",
     "Evidence",
     "EvidenceId",
     "EvidenceTrail",
@@ -75,6 +79,8 @@ __all__ = [
     "NeedsOCR",
     "NotFound",
     "Passage",
+    "PolicyConfig",
+    "PolicyDecision",
     "PolicyViolation",
     "PredicateInfo",
     "QuoteNotFound",
@@ -84,4 +90,5 @@ __all__ = [
     "SourceId",
     "StaleEvidence",
     "StoreError",
+    "Tombstone",
 ]

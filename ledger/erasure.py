@@ -40,6 +40,28 @@ class Erased:
     kept: tuple[int, ...]  #: claims that lost evidence but keep other support
 
 
+@dataclass(frozen=True, slots=True)
+class Tombstone:
+    """What an erasure removed: the kind and id of the thing, why, who, when; never its content."""
+
+    id: int
+    scope: str
+    kind: str  #: "source", "claim" or "entity"
+    ref_id: int
+    reason: str
+    actor: str | None
+    recorded_at: datetime
+    erasure_id: int | None
+
+
+def tombstones(connection: Connection, scope: str) -> list[Tombstone]:
+    """The tombstones of ``scope`` (and of its quarantine), oldest first."""
+    found = [*rows.tombstone_rows(connection, scope), *rows.tombstone_rows(connection, f"quarantine:{scope}")]
+    return [Tombstone(id=r["id"], scope=r["scope"], kind=r["kind"], ref_id=r["ref_id"], reason=r["reason"],
+                      actor=r["actor"], recorded_at=r["recorded_at"], erasure_id=r["erasure_id"])
+            for r in sorted(found, key=lambda r: r["id"])]
+
+
 #: called inside the erasure's transaction: delete what another part holds of ``Erased``'s ids
 ERASURE_HOOKS: list[Callable[[Connection, Erased], None]] = []
 
@@ -74,6 +96,9 @@ def erase(connection: Connection, ids: store.Ids, now: datetime, *, source: int 
         assert claim is not None
         rows.claim_identity(connection, claim)
         erased_claims.add(claim)
+    if erased_claims and entity is None:
+        # entities known only through the erased claims were named by the erased content too
+        entity_ids = rows.entities_only_in(connection, sorted(erased_claims))
     scopes = _scopes(connection, source_ids, entity_ids, sorted(erased_claims))
     if source_ids:
         rows.erase_evidence_content(connection, now, source_ids=source_ids)

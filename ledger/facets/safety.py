@@ -77,3 +77,8 @@ class SafetyCalls(Facet):
             connection, ids, now, source=source_id, entity=entity_id, claim=claim_id, reason=reason, actor=actor))
         safety_rows.compact(self._db.engine)
         return erased
+
+    def tombstones(self, scope: str = "default") -> list[erasure.Tombstone]:
+        """What erasures removed in ``scope`` (and its quarantine): ids, reason, actor, time; never content."""
+        scope = check_scope(scope)
+        return self._read(lambda connection: erasure.tombstones(connection, scope))

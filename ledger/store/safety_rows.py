@@ -82,6 +82,16 @@ def claims_about(connection: Connection, entity_ids: Iterable[int]) -> list[int]
     return sorted(set(found))
 
 
+_ENTITIES_OF = select(claims.c.subject_id, claims.c.object_id).where(one_of(claims.c.id, "ids"))
+
+
+def entities_only_in(connection: Connection, claim_ids: Sequence[int]) -> list[int]:
+    """The entities (subjects and objects of ``claim_ids``) that no other claim names."""
+    named = {e for row in connection.execute(_ENTITIES_OF, {"ids": list(claim_ids)}) for e in row if e is not None}
+    wanted = set(claim_ids)
+    return sorted(e for e in named if set(claims_about(connection, [e])) <= wanted)
+
+
 def merged_into(connection: Connection, entity_id: int) -> list[int]:
     """The entity and those merged into it."""
     return [entity_id, *(row[0] for row in connection.execute(_MERGED, {"id": entity_id}))]
