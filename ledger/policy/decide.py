@@ -39,20 +39,18 @@ class Screened:
 def screen(text: str, *, field: str, scope: str, config: PolicyConfig, actor: str | None = None) -> Screened:
     """Judge ``text`` about to be written as ``field`` (``source.*`` fields use the source settings)."""
     in_source = field.startswith("source.")
-    actions: list[tuple[Action, Finding]] = []
     secret_action = config.source_secrets if in_source else config.secrets
     pii_action = config.source_pii if in_source else config.pii
     instruction_action = config.source_instructions if in_source else config.instructions
-    if secret_action != "allow":
-        actions.extend((secret_action, f) for f in find_secrets(text))
-    if pii_action != "allow":
-        covered = [(f.start, f.end) for _, f in actions]
-        actions.extend((pii_action, f) for f in find_pii(text)
-                       if not any(start <= f.start < end for start, end in covered))  # a URL's password is a secret
-    if instruction_action != "allow":
-        actions.extend((instruction_action, f) for f in find_instructions(text))
-    if not actions:
-        return Screened(text)
+    secrets = find_secrets(text) if secret_action != "allow" else ()
+    personal = find_pii(text) if pii_action != "allow" else ()
+    instructions = find_instructions(text) if instruction_action != "allow" else ()
+    if not (secrets or personal or instructions):
+        return Screened(text)  # the common case
+    actions: list[tuple[Action, Finding]] = [(secret_action, f) for f in secrets]
+    covered = [(f.start, f.end) for f in secrets]  # a URL's password is a secret, not an email
+    actions.extend((pii_action, f) for f in personal if not any(start <= f.start < end for start, end in covered))
+    actions.extend((instruction_action, f) for f in instructions)
     decisions = tuple(PolicyDecision(scope=scope, field=field, rule=f"{f.category}:{f.kind}", action=action,
                                      span=(f.start, f.end), actor=actor) for action, f in actions)
     redactions = sorted(((f.start, f.end, f.kind) for action, f in actions if action == "redact"), reverse=True)

@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
+from ledger.policy.fold import fold
+
 __all__ = ["Finding", "find_instructions", "find_pii", "find_secrets"]
 
 
@@ -93,13 +95,12 @@ def find_secrets(text: str) -> list[Finding]:
     The patterns run only where a secret can be (the full alternation costs ~40 µs a line): on
     tokens of 16 characters or more, and in a window around each word of ``_SECRET_WORDS``.
     """
-    windows: list[tuple[int, int]] = []
-    if len(text) >= 16 and any(len(part) >= 16 for part in text.split()):
-        windows.extend((m.start(), m.end()) for m in _LONG_TOKEN.finditer(text))
-    windows.extend((max(0, m.start() - 48), min(len(text), m.end() + 240))
-                   for m in _SECRET_WORD.finditer(text.lower()))
-    if not windows:
-        return []
+    long_token = len(text) >= 16 and any(len(part) >= 16 for part in text.split())
+    lowered = text.lower()
+    if not long_token and _SECRET_WORD.search(lowered) is None:
+        return []  # the common case
+    windows = [(m.start(), m.end()) for m in _LONG_TOKEN.finditer(text)] if long_token else []
+    windows.extend((max(0, m.start() - 48), min(len(text), m.end() + 240)) for m in _SECRET_WORD.finditer(lowered))
     pattern, kinds = _secret_pattern()
     found: dict[tuple[int, int], Finding] = {}
     for start, end in _merged(windows):
@@ -139,7 +140,9 @@ def _is_password_value(pair: str) -> bool:
 # ----------------------------------------------------------------------------------- personal data
 
 _EMAIL = re.compile(r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}\b")
-_DIGITS = re.compile(r"\d\d")
+#: what every numeric pattern below needs: seven digits with few separators, a NINO's or a codice
+#: fiscale's start (most text has none, and then the patterns do not run)
+_MAYBE_NUMBER = re.compile(r"\d(?:[ .\-/()]{0,2}\d){6}|[A-Z]{2} ?\d\d ?\d\d ?\d\d|[A-Z]{6}\d\d")
 _PII = re.compile(
     r"(?P<card>\b[3-6]\d{3}(?:[ \-]?\d{4}){2}[ \-]?\d{1,4}(?:[ \-]?\d{3})?\b)"
     r"|(?P<ssn>\b(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}\b)"
@@ -160,7 +163,7 @@ def find_pii(text: str) -> list[Finding]:
     found: list[Finding] = []
     if "@" in text:
         found.extend(Finding("pii", "email", m.start(), m.end()) for m in _EMAIL.finditer(text))
-    if _DIGITS.search(text) is None:
+    if _MAYBE_NUMBER.search(text) is None:
         return found
     for match in _PII.finditer(text):
         kind = match.lastgroup or "pii"
@@ -284,12 +287,13 @@ def find_instructions(text: str) -> list[Finding]:
     """Text that instructs an agent (ignore previous instructions, reveal the system prompt, do not
     tell the user, ask for the password, role overrides) in EN, DE, FR, ES, IT, PT, NL and PL, after
     folding (``ledger.policy.fold``), letter-spaced, and inside base64."""
-    from ledger.policy.fold import fold
-
+    spaced = text.count(" ") * 3 > len(text)
+    may_be_encoded = len(text) >= 24 and any(len(part) >= 24 for part in text.split())
+    if text.isascii() and not spaced and not may_be_encoded and _INSTRUCTION_STEM.search(text.lower()) is None:
+        return []  # the common case, decided without folding
     folded = fold(text)
-    if _INSTRUCTION_STEM.search(folded.text) is None:
-        found: list[Finding] = []
-    else:
+    found: list[Finding] = []
+    if _INSTRUCTION_STEM.search(folded.text) is not None:
         found = [Finding("instruction", _INSTRUCTION_KINDS[int(m.lastgroup[1:]) if m.lastgroup else 0],
                          *folded.span(m.start(), m.end())) for m in _INSTRUCTION.finditer(folded.text)]
     if not found and folded.text.count(" ") * 3 > len(folded.text):  # letter-spaced?
@@ -298,7 +302,7 @@ def find_instructions(text: str) -> list[Finding]:
             if any(phrase in letters for phrase in phrases):
                 found.append(Finding("instruction", kind, 0, len(text)))
                 break
-    if not found and len(text) >= 24 and any(len(part) >= 24 for part in text.split()):
+    if not found and may_be_encoded:
         found.extend(_inside_base64(text))
     return found
 
