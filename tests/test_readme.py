@@ -26,6 +26,9 @@ RUN_IN_ORDER = {
                "1 reported 0.6 asserted", "[2, 3]", "disputed retracted", "3878100 confirmed country",
                "[('reported', 'asserted'), ('confirmed', 'confirmed')]", "[(3, 3)]", "many None", "NotFound 3 claim 999 does not exist"],
     "ingestion.md": ["reviewed the hyphenated records"],
+    "safety.md": ["write to [redacted:email]", "instruction:ignore-instructions (0, 32)", "refuse redact",
+                  "[('instruction:ignore-instructions', 'refuse'), ('pii:email', 'redact')]",
+                  "quarantine:default 0.2 []", "instruction:ask-for-credentials", "default"],
 }
 #: docs pages whose ```python blocks need a database server, so they are not run here
 NEEDS_A_SERVER = {"postgresql.md"}

@@ -1,7 +1,7 @@
 """The ``ledger`` command line: parse, make one API call, render. ``--json`` for machines.
 
 Every failure exits non-zero: the LedgerError's exit code (2 bad input or an unreadable
-document, 3 not found, 4 conflict, 5 clock, 6 database, 7 a URL that could not be fetched), 1 for anything else. Errors are one line on stderr; with
+document, 3 not found, 4 conflict, 5 clock, 6 database, 7 a URL that could not be fetched, 8 refused by the write policy), 1 for anything else. Errors are one line on stderr; with
 ``--json``, one JSON object ``{"error": <class>, "message": ...}``.
 
 The command line uses only what a program could: ``ledger``'s public names, its records and its
@@ -15,6 +15,7 @@ import typer
 from ledger.cli import commands
 from ledger.cli.demo import demo
 from ledger.cli.ingest import ingest
+from ledger.cli.safety import erase, promote, quarantine
 
 __all__ = ["app", "main"]
 
@@ -37,6 +38,9 @@ app.command()(ingest)
 app.command()(commands.backup)
 app.command()(commands.restore)
 app.command()(commands.check)
+app.command()(quarantine)
+app.command()(promote)
+app.command()(erase)
 app.command()(demo)
 
 
