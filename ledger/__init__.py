@@ -13,12 +13,19 @@ from ledger.agent.records import (
     WorkingNote,
 )
 from ledger.api import Ledger
-from ledger.claims.draft import ClaimDraft
 from ledger.check import CheckReport, Finding
 from ledger.claims.confidence import ConfidenceExplanation, SourceContribution
-from ledger.contradictions import Contradiction, ContradictionSide, Resolution, SideEvidence
+from ledger.claims.draft import ClaimDraft
+from ledger.contradictions import (
+    Contradiction,
+    ContradictionSide,
+    Resolution,
+    SideEvidence,
+)
+from ledger.erasure import Erased, Tombstone
 from ledger.errors import (
     AliasConflict,
+    BlockedAddress,
     ClockError,
     Conflict,
     FetchError,
@@ -31,6 +38,7 @@ from ledger.errors import (
     MissingEvidence,
     NeedsOCR,
     NotFound,
+    PolicyViolation,
     QuoteNotFound,
     ScopeMismatch,
     StoreError,
@@ -38,10 +46,15 @@ from ledger.errors import (
     UnknownName,
 )
 from ledger.graph import GraphEdge, GraphPath
-from ledger.search import SearchHit, Suggestion
+from ledger.interchange.records import (
+    ExportReport,
+    ImportReport,
+    PredicateClash,
+    WikidataImport,
+)
 from ledger.maintenance import DuplicateMerge, MaintenanceReport
-from ledger.interchange.records import PredicateClash, WikidataImport
-from ledger.interchange.records import ExportReport, ImportReport
+from ledger.policy.config import PolicyConfig
+from ledger.policy.decide import PolicyDecision
 from ledger.records import (
     Audit,
     Cause,
@@ -62,10 +75,12 @@ from ledger.records import (
     SourceId,
     StaleEvidence,
 )
+from ledger.search import SearchHit, Suggestion
 
 __all__ = [
     "AliasConflict",
     "Audit",
+    "BlockedAddress",
     "Cause",
     "CheckReport",
     "Citation",
@@ -80,6 +95,7 @@ __all__ = [
     "DuplicateMerge",
     "Entity",
     "EntityId",
+    "Erased",
     "Evidence",
     "EvidenceId",
     "EvidenceTrail",
@@ -107,6 +123,9 @@ __all__ = [
     "PacketCitation",
     "PacketItem",
     "Passage",
+    "PolicyConfig",
+    "PolicyDecision",
+    "PolicyViolation",
     "PredicateClash",
     "PredicateInfo",
     "QuoteNotFound",
@@ -122,6 +141,7 @@ __all__ = [
     "StaleEvidence",
     "StoreError",
     "Suggestion",
+    "Tombstone",
     "ToolEvent",
     "TraversalLimit",
     "UnknownName",

@@ -35,6 +35,7 @@ from ledger.facets.export import ExportCalls
 from ledger.facets.graph import GraphCalls
 from ledger.facets.predicates import PredicateCalls
 from ledger.facets.report import ReportCalls
+from ledger.facets.safety import SafetyCalls
 from ledger.facets.search import SearchCalls
 from ledger.facets.wikidata import WikidataCalls
 from ledger.ingest.base import SourceDraft
@@ -58,17 +59,19 @@ from ledger.validate import ClaimRef, EntityRef, SourceRef, check_scope
 
 
 class Ledger(GraphCalls, AgentCalls, SearchCalls, ContradictionCalls, ReportCalls, WikidataCalls,
-             PredicateCalls, ExportCalls, Facet):
+             PredicateCalls, ExportCalls, SafetyCalls, Facet):
     """A claim ledger on one database. Open with ``Ledger.open()``; use as a context manager."""
 
     @classmethod
     def open(cls, url_or_path: str | os.PathLike[str] | None = None, *, clock: Clock | None = None,
-             create: bool = True) -> Ledger:
+             create: bool = True, allow_private: bool | Iterable[str] = False) -> Ledger:
         """Open a ledger (a SQLite path, ``":memory:"``, a URL; None: ``$LEDGER_URL`` or ``./ledger.db``)."""
         from ledger import migrate  # alembic loads only when a database is opened
+        from ledger.ingest.addresses import address_rule
 
         LedgerClock(clock)  # a bad clock is refused before anything is opened
-        return cls(migrate.open_engine(url_or_path, create=create), clock=clock)
+        address_rule(allow_private)  # (and a bad allow_private)
+        return cls(migrate.open_engine(url_or_path, create=create), clock=clock, allow_private=allow_private)
 
     @property
     def url(self) -> str:
@@ -178,12 +181,13 @@ class Ledger(GraphCalls, AgentCalls, SearchCalls, ContradictionCalls, ReportCall
                                    trust=trust, scope=scope)
         return self.ingest_html(checked, max_bytes=max_bytes, trust=trust, scope=scope)
 
-    def ingest_url(self, url: str, *, timeout: float = 20.0, max_bytes: int | None = None,
-                   trust: Trust = "trusted", scope: str = "default") -> Source:
-        """Fetch a URL (one GET, with a timeout and a size limit) and ingest it as HTML or PDF."""
+    def ingest_url(self, url: str, *, timeout: float = 20.0, max_bytes: int | None = None, trust: Trust = "trusted",
+                   scope: str = "default", allow_private: bool | Iterable[str] | None = None) -> Source:
+        """Fetch a public URL (one GET, a timeout, a size limit; private addresses only if allowed) as HTML or PDF."""
         sources.quarantine_scope(check_scope(scope), trust)  # refused before the download, not after it
         with store.paused_gc():
-            draft = documents.url_draft(url, timeout=timeout, max_bytes=max_bytes)
+            draft = documents.url_draft(url, timeout=timeout, max_bytes=max_bytes,
+                                        allow_private=self._allow_private if allow_private is None else allow_private)
         return self.add_draft(draft, trust=trust, scope=scope)
 
     def stale_evidence(self, *, scope: str = "default") -> list[StaleEvidence]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
 from ledger import files, sources, validate
@@ -68,7 +69,8 @@ def html_draft(
     return read_html(page, url=url, retrieved_at=retrieved, encoding=encoding, max_bytes=size)
 
 
-def url_draft(url: str, *, timeout: float, max_bytes: int | None) -> SourceDraft:
+def url_draft(url: str, *, timeout: float, max_bytes: int | None,
+              allow_private: bool | Iterable[str] = False) -> SourceDraft:
     """A URL fetched (one GET within ``timeout`` and ``max_bytes``) and read as a PDF or a web page."""
     from ledger.ingest.base import check_url, document_url
     from ledger.ingest.fetch import DEFAULT_MAX_BYTES, fetch
@@ -77,7 +79,7 @@ def url_draft(url: str, *, timeout: float, max_bytes: int | None) -> SourceDraft
     if isinstance(url, str) and len(url) > sources.MAX_URI_BYTES // 4:  # (shorter ones fit in any case)
         check_url(url)
         sources.check_stored_uri(document_url(url), what="url", given=url)
-    fetched = fetch(url, timeout=timeout, max_bytes=size)
+    fetched = fetch(url, timeout=timeout, max_bytes=size, allow_private=allow_private)
     # the ingesters take the same limit: their own defaults differ from the fetch's
     if fetched.content_type == "application/pdf":
         return pdf_draft(fetched.data, uri=document_url(fetched.url), password=None, max_pages=None,

@@ -9,6 +9,8 @@
      ├─ IngestError                            a document that cannot be read
      │   └─ NeedsOCR                           pages without a text layer
      ├─ FetchError                             a URL that cannot be fetched (network, HTTP status)
+     │   └─ BlockedAddress                     a URL that resolves to a private/loopback/... address
+     ├─ PolicyViolation                        the write policy refused a write (rule and span named)
      ├─ NotFound (also LookupError)           unknown id, entity or source
      ├─ QuoteNotFound (also LookupError)      the quote does not occur in the source
      ├─ Conflict                               the request contradicts stored state
@@ -65,6 +67,30 @@ class FetchError(LedgerError):
     """A URL's bytes could not be had: unreachable host, timeout, HTTP error status, redirects, a short body."""
 
     exit_code = 7
+
+
+class BlockedAddress(FetchError):
+    """A fetch (or one of its redirects) would connect to a loopback, private, link-local, multicast,
+    reserved or unspecified address, and private addresses are not allowed; nothing was sent."""
+
+    def __init__(self, message: str, *, address: str) -> None:
+        super().__init__(message)
+        self.address = address
+
+
+class PolicyViolation(LedgerError):
+    """The write policy refused a write: ``rule`` names the rule, ``span`` the offending (start, end)
+    offsets in ``field``; the refused text itself is never repeated."""
+
+    exit_code = 8
+
+    def __init__(self, message: str, *, rule: str, field: str, span: tuple[int, int],
+                 decisions: tuple[object, ...] = ()) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.field = field
+        self.span = span
+        self.decisions = decisions
 
 
 class NeedsOCR(IngestError):

@@ -339,6 +339,39 @@ class Tombstone(Table, table=True):
     ref_id: int = Field(sa_column=Column(Integer, nullable=False))
     reason: str = Field(sa_column=Column(Text, nullable=False))
     recorded_at: datetime = _time(nullable=False)
+    actor: str | None = Field(default=None, sa_column=Column(Text))
+    #: the erasure it belongs to (the id of its first tombstone): one erase() leaves several
+    erasure_id: int | None = Field(default=None, sa_column=Column(Integer))
+
+
+class PolicySetting(Table, table=True):
+    """A layer of write-policy settings for a scope (``*``: the whole ledger); the newest row per scope holds."""
+
+    __tablename__ = "policy_settings"
+    __table_args__ = (Index("ix_policy_settings_scope", "scope", "id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    scope: str = Field(sa_column=Column(String(200), nullable=False))
+    settings: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    actor: str | None = Field(default=None, sa_column=Column(Text))
+    recorded_at: datetime = _time(nullable=False)
+
+
+class PolicyDecisionRow(Table, table=True):
+    """A logged decision of the write policy: what, which rule, action, actor, time; never the text."""
+
+    __tablename__ = "policy_decisions"
+    __table_args__ = (Index("ix_policy_decisions_scope", "scope", "id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    scope: str = Field(sa_column=Column(String(200), nullable=False))
+    field: str = Field(sa_column=Column(String(64), nullable=False))
+    rule: str = Field(sa_column=Column(String(64), nullable=False))
+    action: str = Field(sa_column=Column(String(16), nullable=False))
+    span_start: int = Field(sa_column=Column(Integer, nullable=False))
+    span_end: int = Field(sa_column=Column(Integer, nullable=False))
+    actor: str | None = Field(default=None, sa_column=Column(Text))
+    recorded_at: datetime = _time(nullable=False)
 
 
 class ClockState(Table, table=True):

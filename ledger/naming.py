@@ -38,6 +38,9 @@ def get_or_create(
     aliases: Sequence[str], scope: str,
 ) -> Entity:
     """The entity ``name`` resolves to in ``scope`` (created if none), with ``aliases`` added."""
+    from ledger.policy.apply import screen_names  # the write policy: names and aliases pass here
+
+    name, *aliases = screen_names(connection, [name, *aliases], scope=scope, now=now, ids=ids)
     found = store.root_entity_ids(connection, [normalize_name(name)], scope)
     if found:
         entity_id = next(iter(found.values()))
@@ -63,6 +66,9 @@ def resolve(connection: Connection, name: str, scope: str) -> Entity | None:
 def add_alias(connection: Connection, ids: store.Ids, now: datetime, target: Entity, alias: str,
               language: str | None) -> Entity:
     """Give ``target`` (or the entity it was merged into) another name."""
+    from ledger.policy.apply import screen_names
+
+    (alias,) = screen_names(connection, [alias], scope=target.scope, now=now, ids=ids, field="entity.alias")
     root = target.merged_into or target.id
     store.add_aliases(connection, ids, EntityId(root), [alias], scope=target.scope, now=now, language=language)
     return entity_record(connection, root)

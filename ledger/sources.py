@@ -167,7 +167,11 @@ def store_draft(
     returns its record (``created`` says which). Either way the retrieval is recorded.
 
     A new source's record is built from the rows just written, as reading them back would give it.
+    The write policy (``ledger.policy``) screens the draft first.
     """
+    from ledger.policy.apply import screen_source
+
+    draft = screen_source(connection, draft, scope=scope, now=now, ids=ids, actor=actor)
     recorded = now.astimezone(UTC)
     retrieval = Retrieval(retrieved_at=_utc(draft.retrieved_at) or recorded, uri=_given_uri(draft), actor=actor,
                           recorded_at=recorded)

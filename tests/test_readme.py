@@ -54,6 +54,9 @@ RUN_IN_ORDER = {
                           "4 False 0.0 3 same-publisher-and-text", "5 True 0.24 None None"],
     "interchange.md": ["2 4", "default False", "True", "[('Bob', 'reported')] True", "1",
                        "Annotation Acme named Alice chief executive in 2020"],
+    "safety.md": ["write to [redacted:email]", "instruction:ignore-instructions (0, 32)", "refuse redact",
+                  "[('instruction:ignore-instructions', 'refuse'), ('pii:email', 'redact')]",
+                  "quarantine:default 0.2 []", "instruction:ask-for-credentials", "default"],
 }
 #: docs pages whose ```python blocks need a database server, so they are not run here
 NEEDS_A_SERVER = {"postgresql.md"}

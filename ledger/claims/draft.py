@@ -106,6 +106,10 @@ def prepare(draft: ClaimDraft) -> Prepared:
         )
     for citation in citations:
         if citation.scope != scope:
+            if citation.scope == f"quarantine:{scope}":
+                raise ScopeMismatch(
+                    f"source {citation.source_id} is untrusted and lives in {citation.scope}; assert the claim in "
+                    f"{citation.scope} and promote it (Ledger.promote), or cite a trusted source")
             raise ScopeMismatch(
                 f"evidence from source {citation.source_id} belongs to scope {citation.scope!r}, "
                 f"but the claim is asserted in scope {scope!r}; cite a source of the same scope"

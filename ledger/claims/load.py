@@ -110,6 +110,10 @@ def check_citations(
             row = facts.get(citation.source_id)
             if row is None:
                 raise NotFound(f"evidence cites source {citation.source_id}, which does not exist")
+            if row["scope"] == f"quarantine:{scope}":
+                raise ScopeMismatch(
+                    f"source {citation.source_id} is untrusted and lives in {row['scope']}; assert the claim in "
+                    f"{row['scope']} and promote it (Ledger.promote), or cite a trusted source")
             if row["scope"] != scope:
                 raise ScopeMismatch(
                     f"source {citation.source_id} belongs to scope {row['scope']!r}, not {scope!r}"

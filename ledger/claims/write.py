@@ -60,6 +60,9 @@ def write_claims(
 def _write_claims(
     connection: Connection, drafts: Sequence[ClaimDraft], *, now: datetime, ids: store.Ids
 ) -> list[ClaimId]:
+    from ledger.policy.apply import screen_claims
+
+    drafts = screen_claims(connection, drafts, now=now, ids=ids)  # the write policy: every claim passes here
     prepared = [prepare(d) for d in drafts]
     resolve_entities(connection, prepared, ids, now)
     facts = check_citations(connection, [(p.scope, p.citations) for p in prepared])

@@ -2,6 +2,7 @@
 
 Every failure exits non-zero: the LedgerError's exit code (2 bad input or an unreadable
 document, 3 not found, 4 conflict, 5 clock, 6 database, 7 a URL that could not be fetched, 9 a path search out of time), 1 for anything else. Errors are one line on stderr; with
+document, 3 not found, 4 conflict, 5 clock, 6 database, 7 a URL that could not be fetched, 8 refused by the write policy), 1 for anything else. Errors are one line on stderr; with
 ``--json``, one JSON object ``{"error": <class>, "message": ...}``.
 
 The command line uses only what a program could: ``ledger``'s public names, its records and its
@@ -21,6 +22,7 @@ from ledger.cli.search import search, suggest
 from ledger.cli.report import maintain, report
 from ledger.cli.wikidata import import_, predicates
 from ledger.cli.interchange import export, import_app
+from ledger.cli.safety import erase, promote, quarantine
 
 __all__ = ["app", "main"]
 
@@ -59,6 +61,9 @@ app.command()(paths)
 app.add_typer(graph_app, name="graph")
 app.command()(ask)
 app.command()(maintain)
+app.command()(quarantine)
+app.command()(promote)
+app.command()(erase)
 app.command()(demo)
 
 

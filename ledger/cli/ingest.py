@@ -64,6 +64,7 @@ class Options(NamedTuple):
     timeout: float
     trust: Trust
     scope: str
+    allow_private: bool = False
 
 
 def ingest_one(ledger: Ledger, target: str, options: Options) -> Ingested:
@@ -71,7 +72,8 @@ def ingest_one(ledger: Ledger, target: str, options: Options) -> Ingested:
     try:
         if _is_url(target):
             source = ledger.ingest_url(target, timeout=options.timeout, max_bytes=options.max_bytes,
-                                       trust=options.trust, scope=options.scope)
+                                       trust=options.trust, scope=options.scope,
+                                       allow_private=options.allow_private or None)
         elif Path(target).is_dir():
             raise IngestError(f"the folder {target} holds no PDF or HTML file ({', '.join(DOCUMENT_SUFFIXES)})")
         else:
@@ -96,6 +98,8 @@ def ingest(
     max_bytes: Annotated[int | None, typer.Option(
         help="Refuse larger documents.  [default: 200 MiB for a PDF file, 20 MiB for a web page or a URL]")] = None,
     timeout: Annotated[float, typer.Option(help="Seconds a URL may take to download.")] = 20.0,
+    allow_private: Annotated[bool, typer.Option(
+        help="Let URLs reach loopback, private and link-local addresses (refused by default).")] = False,
     scope: ScopeOption = "default", as_json: JsonOption = False, db: DbOption = None,
 ) -> None:
     """Ingest documents as sources with located passages; re-ingesting a changed one makes a revision.
@@ -103,7 +107,8 @@ def ingest(
     Example: ledger ingest papers/ https://example.org/article.html
     """
     found = expand(targets)
-    options = Options(password, max_pages, max_bytes, timeout, "untrusted" if untrusted else "trusted", scope)
+    options = Options(password, max_pages, max_bytes, timeout, "untrusted" if untrusted else "trusted", scope,
+                      allow_private)
     results: list[Ingested] = []
     # dateutil, reading a page's dates for htmldate, warns of time-zone names it cannot place
     # ("PST"): nothing a reader can act on, written across the progress bar.

@@ -17,6 +17,9 @@ from ledger.ingest.base import RAISE_MAX_BYTES, shown_url
 
 if TYPE_CHECKING:
     import urllib.request
+    from collections.abc import Iterable
+
+    from ledger.ingest.addresses import AddressRule
     from http.client import HTTPMessage, HTTPResponse
 
 __all__ = ["DEFAULT_MAX_BYTES", "USER_AGENT", "Fetched", "fetch", "sniff_media_type"]
@@ -49,6 +52,7 @@ def fetch(
     timeout: float = 20.0,
     max_bytes: int = DEFAULT_MAX_BYTES,
     max_redirects: int = 5,
+    allow_private: bool | Iterable[str] = False,
 ) -> Fetched:
     """GET an http(s) URL: HTML or PDF only, at most max_bytes, at most max_redirects redirects.
 
@@ -58,6 +62,7 @@ def fetch(
     asks for none).
 
     Raises:
+        BlockedAddress: the host (or a redirect's) resolves only to addresses not allowed.
         FetchError: unreachable host, timeout, HTTP error status, redirect loop or too many
             redirects, a connection closed early or an empty body.
         IngestError: bad scheme or URL, a content type other than HTML/XHTML/PDF, an encoding
@@ -75,9 +80,12 @@ def fetch(
             raise InvalidInput(f"{name} must be a finite number >= 0, not {limit!r:.40}")
     if timeout == 0:
         raise InvalidInput("timeout must be more than 0 seconds")
+    from ledger.ingest.addresses import address_rule
+
+    rule = address_rule(allow_private)
     current = _fetchable(url, shown_url(url))
     chain = [current]
-    opener = _opener()
+    opener = _opener(rule)
     deadline = time.monotonic() + timeout
     while True:
         request = urllib.request.Request(current, headers={"User-Agent": USER_AGENT, "Accept": _ACCEPT})
@@ -276,12 +284,15 @@ def sniff_media_type(data: bytes) -> str | None:
     return None
 
 
-def _opener() -> urllib.request.OpenerDirector:
-    """An opener that hands every redirect back as an HTTPError, so fetch follows them itself."""
+def _opener(rule: AddressRule) -> urllib.request.OpenerDirector:
+    """An opener that hands every redirect back as an HTTPError, so fetch follows them itself, and
+    whose connections judge the address they connect to by ``rule`` (ledger.ingest.pinned)."""
     import urllib.request
+
+    from ledger.ingest.pinned import handlers
 
     class NoRedirect(urllib.request.HTTPRedirectHandler):
         def redirect_request(self, *args: object, **kwargs: object) -> None:
             return None
 
-    return urllib.request.build_opener(NoRedirect())
+    return urllib.request.build_opener(NoRedirect(), *handlers(rule))

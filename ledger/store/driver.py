@@ -55,6 +55,9 @@ predicates: Table = model.Predicate.__table__  # type: ignore[attr-defined]
 predicate_definitions: Table = model.PredicateDefinition.__table__  # type: ignore[attr-defined]
 predicate_aliases: Table = model.PredicateAlias.__table__  # type: ignore[attr-defined]
 clock: Table = model.ClockState.__table__  # type: ignore[attr-defined]
+tombstones: Table = model.Tombstone.__table__  # type: ignore[attr-defined]
+policy_settings: Table = model.PolicySetting.__table__  # type: ignore[attr-defined]
+policy_decisions: Table = model.PolicyDecisionRow.__table__  # type: ignore[attr-defined]
 
 # ---------------------------------------------------------------- lists of values as one parameter
 

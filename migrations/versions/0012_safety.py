@@ -1,0 +1,66 @@
+"""write policy settings and decision log; tombstones record who erased and which erasure
+
+The write policy (ledger/policy) is configured per ledger (scope ``*``) and per scope, stored
+as layers in ``policy_settings`` (the newest row per scope holds), and logs every decision it
+takes in ``policy_decisions``: the field, the rule, the action, the actor and the time, and only
+the span offsets of what it found, never the text. ``tombstones`` gain the actor of an erasure
+and the id of the erasure each belongs to.
+
+Revision ID: 0012
+Revises: 0006
+Create Date: 2026-12-05 02:30:00.000000
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+import ledger.model
+
+revision = '0012'
+down_revision = '0006'
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.create_table('policy_settings',
+    sa.Column('id', sa.Integer(), nullable=False),
+    sa.Column('scope', sa.String(length=200), nullable=False),
+    sa.Column('settings', sa.JSON(), nullable=False),
+    sa.Column('actor', sa.Text(), nullable=True),
+    sa.Column('recorded_at', ledger.model.UTCTime(), nullable=False),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_policy_settings'))
+    )
+    with op.batch_alter_table('policy_settings', schema=None) as batch_op:
+        batch_op.create_index('ix_policy_settings_scope', ['scope', 'id'], unique=False)
+    op.create_table('policy_decisions',
+    sa.Column('id', sa.Integer(), nullable=False),
+    sa.Column('scope', sa.String(length=200), nullable=False),
+    sa.Column('field', sa.String(length=64), nullable=False),
+    sa.Column('rule', sa.String(length=64), nullable=False),
+    sa.Column('action', sa.String(length=16), nullable=False),
+    sa.Column('span_start', sa.Integer(), nullable=False),
+    sa.Column('span_end', sa.Integer(), nullable=False),
+    sa.Column('actor', sa.Text(), nullable=True),
+    sa.Column('recorded_at', ledger.model.UTCTime(), nullable=False),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_policy_decisions'))
+    )
+    with op.batch_alter_table('policy_decisions', schema=None) as batch_op:
+        batch_op.create_index('ix_policy_decisions_scope', ['scope', 'id'], unique=False)
+    with op.batch_alter_table('tombstones', schema=None) as batch_op:
+        batch_op.add_column(sa.Column('actor', sa.Text(), nullable=True))
+        batch_op.add_column(sa.Column('erasure_id', sa.Integer(), nullable=True))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table('tombstones', schema=None) as batch_op:
+        batch_op.drop_column('erasure_id')
+        batch_op.drop_column('actor')
+    with op.batch_alter_table('policy_decisions', schema=None) as batch_op:
+        batch_op.drop_index('ix_policy_decisions_scope')
+    op.drop_table('policy_decisions')
+    with op.batch_alter_table('policy_settings', schema=None) as batch_op:
+        batch_op.drop_index('ix_policy_settings_scope')
+    op.drop_table('policy_settings')
