@@ -13,7 +13,7 @@ already. Nothing else changes: stored claims are not decided again under the shi
 cardinality (``Ledger.check()`` and ``define_predicate(..., dry_run=True)`` show clashes).
 
 Revision ID: 0011
-Revises: 0006
+Revises: 0010
 Create Date: 2026-12-05 02:40:00.000000
 """
 
@@ -25,7 +25,7 @@ from alembic import op
 import ledger.model
 
 revision = '0011'
-down_revision = '0006'
+down_revision = '0010'
 branch_labels = None
 depends_on = None
 

@@ -7,7 +7,7 @@ the span offsets of what it found, never the text. ``tombstones`` gain the actor
 and the id of the erasure each belongs to.
 
 Revision ID: 0012
-Revises: 0006
+Revises: 0011
 Create Date: 2026-12-05 02:30:00.000000
 """
 
@@ -19,7 +19,7 @@ from alembic import op
 import ledger.model
 
 revision = '0012'
-down_revision = '0006'
+down_revision = '0011'
 branch_labels = None
 depends_on = None
 
