@@ -329,7 +329,7 @@ def test_public_names_are_sorted_and_importable() -> None:
 
 
 def test_import_ledger_stays_light() -> None:
-    code = ("import sys, ledger; heavy = {'pymupdf', 'fitz', 'trafilatura', 'networkx', 'mcp', 'alembic'}"
+    code = ("import sys, ledger; heavy = {'pymupdf', 'fitz', 'trafilatura', 'networkx', 'mcp', 'alembic', 'PIL'}"
             " & set(sys.modules); print(sorted(heavy))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                             cwd=Path(__file__).resolve().parents[1])
