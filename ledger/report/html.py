@@ -110,8 +110,8 @@ def _legend(fact: Fact) -> str:
     lanes = "".join(f'<span class="swatch" style="background:{STATUS_COLOURS[s]}"></span>{s}'
                     for s in STATUS_COLOURS if s in statuses)
     return (f"<figcaption>values:{values}<br>system time, by status:{lanes}; ● recorded, | new version, "
-            "✕ retracted or superseded; an arrow is an open bound, a pale dashed window a bound known only "
-            "to the year</figcaption>")
+            "✕ retracted or superseded as a whole, ┆ read at; an arrow is an open bound, a pale dashed window a "
+            "bound known only to the year, a dashed outline an interval held before</figcaption>")
 
 
 def _badges(fact: Fact) -> str:
