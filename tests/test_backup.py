@@ -5,6 +5,7 @@ from __future__ import annotations
 import multiprocessing
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -13,23 +14,28 @@ from ledger import InvalidInput, Ledger
 from ledger.cli import app
 
 
-def _writer(path: str, stop_after: float) -> None:
+def _writer(path: str, stop_after: float, writing: Any) -> None:
     with Ledger.open(path) as ledger:
         source = ledger.add_source(text="Counter source: tick.")
-        deadline, n = time.monotonic() + stop_after, 0
+        deadline, n = float("inf"), 0
         while time.monotonic() < deadline:
             ledger.assert_claims([{"subject": f"writer-{n}", "predicate": f"tick {k}", "value": k,
                                    "evidence": [ledger.cite(source, "tick")]} for k in range(20)])
             n += 1
+            if n == 2:  # the backup starts once batches are flowing, however slow the machine
+                writing.set()
+                deadline = time.monotonic() + stop_after
 
 
 def test_backup_while_a_writer_runs_is_consistent_and_restores(tmp_path: Path) -> None:
     path = tmp_path / "live.db"
     Ledger.open(path).close()
-    writer = multiprocessing.get_context("spawn").Process(target=_writer, args=(str(path), 8.0))
+    context = multiprocessing.get_context("spawn")
+    writing = context.Event()
+    writer = context.Process(target=_writer, args=(str(path), 4.0, writing))
     writer.start()
     try:
-        time.sleep(4.0)
+        assert writing.wait(timeout=120), "the writer process never wrote"
         with Ledger.open(path) as ledger:
             copy = ledger.backup(tmp_path / "copy.db")
     finally:
