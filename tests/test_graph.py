@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from ledger import Ledger, ScopeMismatch, TraversalLimit
 from ledger.errors import InvalidInput
 from ledger.records import STATUSES, VISIBLE_STATUSES
-from tests.benchmarks.graphdata import PREDICATES, GraphSpec, batch_time, load, open_ledger, plan
+from tests.benchmarks.graphdata import PREDICATES, GraphSpec, batch_time, load, open_ledger, plan, write_rows
 from tests.conftest import BACKEND
 
 SPEC = GraphSpec(claims=700, entities=90, hubs=2, hub_share=0.2, batches=6, seed=11)
@@ -245,3 +245,27 @@ def test_exports_round_trip(generated: Generated, tmp_path: Path) -> None:
 def test_bad_arguments_are_refused(generated: Generated, arguments: dict[str, Any]) -> None:
     with pytest.raises(InvalidInput):
         generated.ledger.neighborhood("entity 1", **arguments)
+
+
+@pytest.mark.skipif(BACKEND != "sqlite", reason="the benchmark's bulk rows are written with sqlite3")
+def test_the_benchmarks_bulk_rows_are_what_assert_claims_writes(tmp_path: Path) -> None:
+    """bench_graph.py builds its million claims with write_rows: it must make the ledger load() makes."""
+    spec = GraphSpec(claims=400, entities=60, hubs=2, batches=4, seed=3)
+    edges = plan(spec)
+    api, clock = open_ledger(tmp_path / "api.db")
+    with api:
+        load(api, edges, spec, clock=clock)
+    write_rows(tmp_path / "rows.db", edges, spec)
+    with Ledger.open(tmp_path / "rows.db") as rows, open_ledger(tmp_path / "api.db")[0] as api:
+        assert rows.check().ok, rows.check().findings
+        for known_at in (batch_time(0), batch_time(2), batch_time(9)):
+            for valid_at in ("2016-01-01", "2020-06-01", "2024-12-31"):
+                def named(ledger: Ledger) -> list[tuple[Any, ...]]:
+                    graph = ledger.graph(valid_at=valid_at, known_at=known_at)
+                    names = dict(graph.nodes(data="name"))
+                    return sorted((names[u], d["predicate"], names[v], str(d["valid_from"]), str(d["valid_until"]))
+                                  for u, v, d in graph.edges(data=True))
+                assert named(rows) == named(api)
+        at = {"valid_at": "2020-06-01", "known_at": batch_time(9)}
+        assert rows.neighborhood("entity 0", depth=2, **at).number_of_edges() == api.neighborhood(
+            "entity 0", depth=2, **at).number_of_edges() > 10
