@@ -197,7 +197,12 @@ class ClaimVersion(Table, table=True):
     """One state of a claim in system time: status, confidence and valid interval."""
 
     __tablename__ = "claim_versions"
-    __table_args__ = (Index("ix_claim_versions_claim_id_recorded_at", "claim_id", "recorded_at"),)
+    __table_args__ = (
+        Index("ix_claim_versions_claim_id_recorded_at", "claim_id", "recorded_at"),
+        # the disputed versions only: contradictions() reads these, not every version
+        Index("ix_claim_versions_disputed", "claim_id", "recorded_at", "invalidated_at",
+              sqlite_where=text("status = 'disputed'"), postgresql_where=text("status = 'disputed'")),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     claim_id: int = Field(sa_column=Column(Integer, ForeignKey("claims.id"), nullable=False))
