@@ -206,6 +206,9 @@ class ClaimVersion(Table, table=True):
         # a claim's version in a time slice, with what a graph edge carries, without the row
         Index("ix_claim_versions_slice", "claim_id", "recorded_at", "invalidated_at", "valid_from", "valid_until",
               "status", "confidence"),
+        # the disputed versions only: contradictions() reads these, not every version
+        Index("ix_claim_versions_disputed", "claim_id", "recorded_at", "invalidated_at",
+              sqlite_where=text("status = 'disputed'"), postgresql_where=text("status = 'disputed'")),
     )
 
     id: int | None = Field(default=None, primary_key=True)

@@ -6,8 +6,9 @@
 -- contradicting evidence, or an explicit dispute; confirming, superseding or retracting a claim
 -- ends its dispute in a new version). `contradicting` counts its contradicting evidence known
 -- then; `subject_root` is its subject after the merges made by then.
--- The versions lead (SQLite keeps a CROSS JOIN's order): few are disputed, and starting from the
--- scope's claims would look up the versions of every claim in it.
+-- The disputed versions lead (SQLite keeps a CROSS JOIN's order): the partial index
+-- ix_claim_versions_disputed holds only them, where starting from the scope's claims would look
+-- up the versions of every claim in it.
 SELECT c.id AS claim_id, c.subject_id,
        coalesce(CASE WHEN s.merged_at <= :known_at THEN s.merged_into END, s.id) AS subject_root,
        c.predicate, c.qualifiers, c.object_id, c.value, v.status, v.valid_from, v.valid_until,
@@ -21,4 +22,4 @@ WHERE c.id = v.claim_id AND s.id = c.subject_id
   AND v.status = 'disputed' AND v.recorded_at <= :known_at
   AND (v.invalidated_at IS NULL OR v.invalidated_at > :known_at)
   AND c.scope = :scope
-ORDER BY c.id
+ORDER BY v.claim_id

@@ -342,8 +342,8 @@ def test_filters_by_subject_predicate_and_valid_time(ledger: Ledger, clock) -> N
 
 
 def test_the_open_list_starts_from_the_versions_not_from_the_scopes_claims(tmp_path, clock) -> None:
-    """SQLite: the disputed versions lead (few), then each claim by its id; the rivals of a claim
-    are found through its subject (the scope, subject, predicate index)."""
+    """SQLite: the disputed versions lead (their partial index holds only them), then each claim by
+    its id; the rivals of a claim are found through its subject (the scope, subject, predicate index)."""
     import sqlite3
 
     from ledger.queries import queries_dir
@@ -359,6 +359,7 @@ def test_the_open_list_starts_from_the_versions_not_from_the_scopes_claims(tmp_p
                             if not line.startswith("--"))
             sql = sql.replace(":roots", "(1)").replace(":predicates", "('color')")
             plans[name] = [row[3] for row in connection.execute("EXPLAIN QUERY PLAN " + sql, params)]
-    assert plans["contradicted_unresolved"][:3] == ["SCAN v", "SEARCH c USING INTEGER PRIMARY KEY (rowid=?)",
+    assert plans["contradicted_unresolved"][:3] == ["SCAN v USING INDEX ix_claim_versions_disputed",
+                                                    "SEARCH c USING INTEGER PRIMARY KEY (rowid=?)",
                                                     "SEARCH s USING INTEGER PRIMARY KEY (rowid=?)"]
     assert not any(step.startswith("SCAN c") for step in plans["claims_held_by_subjects"]), plans

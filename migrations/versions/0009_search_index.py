@@ -7,7 +7,7 @@ the triggers and the statements that fill the index live in ``ledger.store.searc
 same statements ``Ledger.rebuild_search_index()`` runs); upgrading fills it from the tables.
 
 Revision ID: 0009
-Revises: 0007
+Revises: 0008
 Create Date: 2026-12-05 02:45:00.000000
 """
 
@@ -18,7 +18,7 @@ from alembic import op
 from ledger.store import search_index
 
 revision = '0009'
-down_revision = '0007'
+down_revision = '0008'
 branch_labels = None
 depends_on = None
 
