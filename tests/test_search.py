@@ -248,3 +248,28 @@ def test_postgresql_has_the_trigram_and_unaccent_extensions(ledger: Ledger) -> N
         found = set(connection.execute(text("SELECT extname FROM pg_extension")).scalars())
     engine.dispose()
     assert {"pg_trgm", "unaccent"} <= found
+
+
+def test_updates_and_deletes_by_other_write_paths_are_followed(ledger: Ledger) -> None:
+    """Promotion (a source and its claims change scope) and erasure (rows deleted), as the
+    safety module writes them, reach the index through its triggers."""
+    from sqlalchemy import text
+
+    from ledger.db import make_engine, resolve_url
+
+    doc = ledger.add_source(text="The tariff rose in May.", trust="untrusted")
+    claim = ledger.assert_claim("Tariff", "rose", value="May", scope=doc.scope,
+                                evidence=ledger.cite(doc, "The tariff rose in May"))
+    engine = make_engine(resolve_url(ledger.url.replace("***", "")))
+    with engine.begin() as connection:
+        for table in ("sources", "entities", "claims", "aliases"):
+            connection.execute(text(f"UPDATE {table} SET scope = 'default'"))
+    assert {h.kind for h in ledger.search("tariff")} == {"entity", "claim", "evidence", "passage"}
+    assert ledger.search("tariff", scope="quarantine:default") == []
+    with engine.begin() as connection:
+        connection.execute(text("DELETE FROM passages"))
+        connection.execute(text("DELETE FROM claim_versions"))
+        connection.execute(text("DELETE FROM evidence"))
+        connection.execute(text("DELETE FROM claims WHERE id = :id"), {"id": claim.id})
+    engine.dispose()
+    assert [h.kind for h in ledger.search("tariff")] == ["entity"]

@@ -12,8 +12,8 @@ that ``db`` registers on every connection; PostgreSQL: ``lower(unaccent(text))``
 - PostgreSQL: a table with a ``tsvector`` (the language-neutral 'simple' configuration) under a
   GIN index, and a ``pg_trgm`` GIN index on the body for substrings in scripts without spaces.
 
-New rows are indexed by the store's one insert function (``driver.insert_columns`` calls
-``index_inserted``): one set-based statement per batch and table. Updates and deletes (merges,
+New rows are indexed by the store's one insert function (``driver.insert_columns`` runs
+``upkeep``): one set-based statement per batch and table. Updates and deletes (merges,
 alias edits, erasure, promotion) are followed by triggers. Measured on SQLite, row triggers on
 inserts made bulk writes 5x slower: FTS5 writes its pending terms out at every statement, and an
 executemany is one statement per row (see docs/search.md).
@@ -121,54 +121,56 @@ SQLITE_DROP = (
 
 _PG_DOC = "INSERT INTO search_documents(id, scope, body) "
 
+
 def _postgres_create(ext: str) -> tuple[str, ...]:
     """The PostgreSQL DDL, with pg_trgm's and unaccent's objects named in their schema ``ext``
     (a ledger's schema need not have it on its search_path)."""
     return (
-    "CREATE TABLE search_documents (id bigint PRIMARY KEY, scope varchar(200) NOT NULL, body text NOT NULL, "
-    "tsv tsvector GENERATED ALWAYS AS (to_tsvector('simple', body)) STORED)",
-    "CREATE INDEX ix_search_documents_tsv ON search_documents USING gin (tsv)",
-    f"CREATE INDEX ix_search_documents_body_trgm ON search_documents USING gin (body {ext}.gin_trgm_ops)",
-    # names alone as well, for suggestions (see search_names on SQLite)
-    f"CREATE INDEX ix_search_documents_names_trgm ON search_documents USING gin (body {ext}.gin_trgm_ops) "
-    "WHERE id % 4 = 0",
-    # unaccent's one-argument form finds its dictionary on the search_path: name it
-    f"CREATE FUNCTION ledger_fold(value text) RETURNS text LANGUAGE sql STABLE AS $$ SELECT "
-    f"lower({ext}.unaccent('{ext}.unaccent'::regdictionary, value)) $$",
-    f"CREATE FUNCTION ledger_name_similarity(a text, b text) RETURNS real LANGUAGE sql STABLE AS $$ SELECT "
-    f"{ext}.similarity(a, b) $$",
-    "CREATE FUNCTION ledger_claim_search_body(c claims) RETURNS text LANGUAGE sql STABLE AS $$ SELECT ledger_fold("
-    + _claim_body("c") + ") $$",
-    "CREATE FUNCTION ledger_search_aliases() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
-    "DELETE FROM search_documents WHERE id = OLD.id::bigint * 4; "
-    f"IF TG_OP = 'UPDATE' THEN {_PG_DOC} VALUES (NEW.id::bigint * 4, NEW.scope, ledger_fold(NEW.alias)); END IF; "
-    "RETURN NULL; END $$",
-    "CREATE FUNCTION ledger_search_claims() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
-    "DELETE FROM search_documents WHERE id = OLD.id::bigint * 4 + 1; "
-    f"IF TG_OP = 'UPDATE' THEN {_PG_DOC} VALUES (NEW.id::bigint * 4 + 1, NEW.scope, ledger_claim_search_body(NEW)); "
-    "END IF; RETURN NULL; END $$",
-    "CREATE FUNCTION ledger_search_entities() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
-    "DELETE FROM search_documents WHERE id IN (SELECT c.id::bigint * 4 + 1 "
-    + _CLAIMS_OF_ENTITY + "); "
-    f"{_PG_DOC} SELECT c.id::bigint * 4 + 1, c.scope, ledger_claim_search_body(c) {_CLAIMS_OF_ENTITY}; "
-    "RETURN NULL; END $$",
-    "CREATE FUNCTION ledger_search_passages() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
-    "DELETE FROM search_documents WHERE id = OLD.id::bigint * 4 + 3; RETURN NULL; END $$",
-    "CREATE FUNCTION ledger_search_sources() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
-    "DELETE FROM search_documents WHERE id IN (SELECT p.id::bigint * 4 + 3 FROM passages p WHERE p.source_id = NEW.id); "
-    f"{_PG_DOC} SELECT p.id::bigint * 4 + 3, NEW.scope, ledger_fold({_passage_text('p', 'NEW')}) FROM passages p "
-    "WHERE p.source_id = NEW.id; RETURN NULL; END $$",
-    "CREATE TRIGGER search_aliases AFTER UPDATE OR DELETE ON aliases "
-    "FOR EACH ROW EXECUTE FUNCTION ledger_search_aliases()",
-    "CREATE TRIGGER search_claims AFTER UPDATE OR DELETE ON claims "
-    "FOR EACH ROW EXECUTE FUNCTION ledger_search_claims()",
-    "CREATE TRIGGER search_entities AFTER UPDATE OF merged_into, name ON entities "
-    "FOR EACH ROW EXECUTE FUNCTION ledger_search_entities()",
-    "CREATE TRIGGER search_passages AFTER DELETE ON passages "
-    "FOR EACH ROW EXECUTE FUNCTION ledger_search_passages()",
-    "CREATE TRIGGER search_sources AFTER UPDATE OF text, scope ON sources "
-    "FOR EACH ROW EXECUTE FUNCTION ledger_search_sources()",
+        "CREATE TABLE search_documents (id bigint PRIMARY KEY, scope varchar(200) NOT NULL, body text NOT NULL, "
+        "tsv tsvector GENERATED ALWAYS AS (to_tsvector('simple', body)) STORED)",
+        "CREATE INDEX ix_search_documents_tsv ON search_documents USING gin (tsv)",
+        f"CREATE INDEX ix_search_documents_body_trgm ON search_documents USING gin (body {ext}.gin_trgm_ops)",
+        # names alone as well, for suggestions (see search_names on SQLite)
+        f"CREATE INDEX ix_search_documents_names_trgm ON search_documents USING gin (body {ext}.gin_trgm_ops) "
+        "WHERE id % 4 = 0",
+        # unaccent's one-argument form finds its dictionary on the search_path: name it
+        f"CREATE FUNCTION ledger_fold(value text) RETURNS text LANGUAGE sql STABLE AS $$ SELECT "
+        f"lower({ext}.unaccent('{ext}.unaccent'::regdictionary, value)) $$",
+        f"CREATE FUNCTION ledger_name_similarity(a text, b text) RETURNS real LANGUAGE sql STABLE AS $$ SELECT "
+        f"{ext}.similarity(a, b) $$",
+        "CREATE FUNCTION ledger_claim_search_body(c claims) RETURNS text LANGUAGE sql STABLE AS $$ SELECT ledger_fold("
+        + _claim_body("c") + ") $$",
+        "CREATE FUNCTION ledger_search_aliases() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+        "DELETE FROM search_documents WHERE id = OLD.id::bigint * 4; "
+        f"IF TG_OP = 'UPDATE' THEN {_PG_DOC} VALUES (NEW.id::bigint * 4, NEW.scope, ledger_fold(NEW.alias)); END IF; "
+        "RETURN NULL; END $$",
+        "CREATE FUNCTION ledger_search_claims() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+        "DELETE FROM search_documents WHERE id = OLD.id::bigint * 4 + 1; "
+        f"IF TG_OP = 'UPDATE' THEN {_PG_DOC} VALUES (NEW.id::bigint * 4 + 1, NEW.scope, ledger_claim_search_body(NEW)); "
+        "END IF; RETURN NULL; END $$",
+        "CREATE FUNCTION ledger_search_entities() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+        "DELETE FROM search_documents WHERE id IN (SELECT c.id::bigint * 4 + 1 "
+        + _CLAIMS_OF_ENTITY + "); "
+        f"{_PG_DOC} SELECT c.id::bigint * 4 + 1, c.scope, ledger_claim_search_body(c) {_CLAIMS_OF_ENTITY}; "
+        "RETURN NULL; END $$",
+        "CREATE FUNCTION ledger_search_passages() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+        "DELETE FROM search_documents WHERE id = OLD.id::bigint * 4 + 3; RETURN NULL; END $$",
+        "CREATE FUNCTION ledger_search_sources() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+        "DELETE FROM search_documents WHERE id IN (SELECT p.id::bigint * 4 + 3 FROM passages p WHERE p.source_id = NEW.id); "
+        f"{_PG_DOC} SELECT p.id::bigint * 4 + 3, NEW.scope, ledger_fold({_passage_text('p', 'NEW')}) FROM passages p "
+        "WHERE p.source_id = NEW.id; RETURN NULL; END $$",
+        "CREATE TRIGGER search_aliases AFTER UPDATE OR DELETE ON aliases "
+        "FOR EACH ROW EXECUTE FUNCTION ledger_search_aliases()",
+        "CREATE TRIGGER search_claims AFTER UPDATE OR DELETE ON claims "
+        "FOR EACH ROW EXECUTE FUNCTION ledger_search_claims()",
+        "CREATE TRIGGER search_entities AFTER UPDATE OF merged_into, name ON entities "
+        "FOR EACH ROW EXECUTE FUNCTION ledger_search_entities()",
+        "CREATE TRIGGER search_passages AFTER DELETE ON passages "
+        "FOR EACH ROW EXECUTE FUNCTION ledger_search_passages()",
+        "CREATE TRIGGER search_sources AFTER UPDATE OF text, scope ON sources "
+        "FOR EACH ROW EXECUTE FUNCTION ledger_search_sources()",
     )
+
 
 _POSTGRES_ROWS = {
     "aliases": (("search_documents(id, scope, body)",
