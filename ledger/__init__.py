@@ -4,8 +4,8 @@
 """
 
 from ledger.api import Ledger
-from ledger.claims.draft import ClaimDraft
 from ledger.check import CheckReport, Finding
+from ledger.claims.draft import ClaimDraft
 from ledger.errors import (
     AliasConflict,
     ClockError,
@@ -23,7 +23,6 @@ from ledger.errors import (
     StoreError,
     UnknownName,
 )
-from ledger.search import SearchHit, Suggestion
 from ledger.records import (
     Audit,
     Cause,
@@ -44,6 +43,7 @@ from ledger.records import (
     SourceId,
     StaleEvidence,
 )
+from ledger.search import SearchHit, Suggestion
 
 __all__ = [
     "AliasConflict",
