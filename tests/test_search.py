@@ -250,20 +250,20 @@ def test_postgresql_has_the_trigram_and_unaccent_extensions(ledger: Ledger) -> N
     assert {"pg_trgm", "unaccent"} <= found
 
 
-def test_updates_and_deletes_by_other_write_paths_are_followed(ledger: Ledger) -> None:
-    """Promotion (a source and its claims change scope) and erasure (rows deleted), as the
-    safety module writes them, reach the index through its triggers."""
-    from sqlalchemy import text
-
-    from ledger.db import make_engine, resolve_url
+def test_updates_and_deletes_by_other_programs_are_followed(ledger: Ledger) -> None:
+    """Promotion (a source and its claims change scope) and erasure (rows deleted), written by a
+    program that is not ledger (a plain SQLAlchemy engine), reach the index through its triggers:
+    deletions at once, updates (on SQLite) at the ledger's next write."""
+    from sqlalchemy import create_engine, text
 
     doc = ledger.add_source(text="The tariff rose in May.", trust="untrusted")
     claim = ledger.assert_claim("Tariff", "rose", value="May", scope=doc.scope,
                                 evidence=ledger.cite(doc, "The tariff rose in May"))
-    engine = make_engine(resolve_url(ledger.url.replace("***", "")))
+    engine = create_engine(ledger.url.replace("***", ""))
     with engine.begin() as connection:
         for table in ("sources", "entities", "claims", "aliases"):
             connection.execute(text(f"UPDATE {table} SET scope = 'default'"))
+    ledger.entity("Any next write")
     assert {h.kind for h in ledger.search("tariff")} == {"entity", "claim", "evidence", "passage"}
     assert ledger.search("tariff", scope="quarantine:default") == []
     with engine.begin() as connection:

@@ -72,6 +72,8 @@ from ledger.store.claim_rows import (
     version_history,
 )
 
+from ledger.store.search_index import refresh as refresh_search
+
 __all__ = [
     "Ids",
     "JsonText",
@@ -112,6 +114,7 @@ __all__ = [
     "predicate_rows",
     "predicates",
     "put_predicate",
+    "refresh_search",
     "retrievals",
     "root_entity_ids",
     "rows",
