@@ -23,6 +23,7 @@ from ledger.contradictions import (
     SideEvidence,
 )
 from ledger.erasure import Erased, Tombstone
+from ledger.claims.draft import ClaimDraft
 from ledger.errors import (
     AliasConflict,
     BlockedAddress,

@@ -400,6 +400,7 @@ class Transactions:
         def transaction(connection: Connection) -> T:
             now = self._clock.read(not_before=store.last_recorded(connection), for_write=True)
             result = work(connection, now, store.Ids(connection))
+            store.refresh_search(connection)  # what updates made stale, by this write or another program
             store.advance_clock(connection, now)
             return result
 

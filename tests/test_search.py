@@ -248,3 +248,28 @@ def test_postgresql_has_the_trigram_and_unaccent_extensions(ledger: Ledger) -> N
         found = set(connection.execute(text("SELECT extname FROM pg_extension")).scalars())
     engine.dispose()
     assert {"pg_trgm", "unaccent"} <= found
+
+
+def test_updates_and_deletes_by_other_programs_are_followed(ledger: Ledger) -> None:
+    """Promotion (a source and its claims change scope) and erasure (rows deleted), written by a
+    program that is not ledger (a plain SQLAlchemy engine), reach the index through its triggers:
+    deletions at once, updates (on SQLite) at the ledger's next write."""
+    from sqlalchemy import create_engine, text
+
+    doc = ledger.add_source(text="The tariff rose in May.", trust="untrusted")
+    claim = ledger.assert_claim("Tariff", "rose", value="May", scope=doc.scope,
+                                evidence=ledger.cite(doc, "The tariff rose in May"))
+    engine = create_engine(ledger.url.replace("***", ""))
+    with engine.begin() as connection:
+        for table in ("sources", "entities", "claims", "aliases"):
+            connection.execute(text(f"UPDATE {table} SET scope = 'default'"))
+    ledger.entity("Any next write")
+    assert {h.kind for h in ledger.search("tariff")} == {"entity", "claim", "evidence", "passage"}
+    assert ledger.search("tariff", scope="quarantine:default") == []
+    with engine.begin() as connection:
+        connection.execute(text("DELETE FROM passages"))
+        connection.execute(text("DELETE FROM claim_versions"))
+        connection.execute(text("DELETE FROM evidence"))
+        connection.execute(text("DELETE FROM claims WHERE id = :id"), {"id": claim.id})
+    engine.dispose()
+    assert [h.kind for h in ledger.search("tariff")] == ["entity"]

@@ -83,6 +83,8 @@ from ledger.store.claim_rows import (
     version_history,
 )
 
+from ledger.store.search_index import refresh as refresh_search
+
 __all__ = [
     "Ids",
     "JsonText",
@@ -131,6 +133,7 @@ __all__ = [
     "predicates",
     "put_definition",
     "put_predicate",
+    "refresh_search",
     "retrievals",
     "root_entity_ids",
     "rows",

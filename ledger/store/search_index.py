@@ -12,9 +12,10 @@ that ``db`` registers on every connection; PostgreSQL: ``lower(unaccent(text))``
 - PostgreSQL: a table with a ``tsvector`` (the language-neutral 'simple' configuration) under a
   GIN index, and a ``pg_trgm`` GIN index on the body for substrings in scripts without spaces.
 
-New rows are indexed by the store's one insert function (``driver.insert_columns`` calls
-``index_inserted``): one set-based statement per batch and table. Updates and deletes (merges,
-alias edits, erasure, promotion) are followed by triggers. Measured on SQLite, row triggers on
+New rows are indexed by the store's one insert function (``driver.insert_columns`` runs
+``upkeep``): one set-based statement per batch and table. Updates and deletes (merges,
+alias edits, erasure, promotion) are followed by triggers (on SQLite through ``search_stale``
+and ``refresh``, which every write transaction runs). Measured on SQLite, row triggers on
 inserts made bulk writes 5x slower: FTS5 writes its pending terms out at every statement, and an
 executemany is one statement per row (see docs/search.md).
 """
@@ -33,7 +34,7 @@ from ledger.errors import StoreError
 
 ALIAS, CLAIM, PASSAGE = 0, 1, 3
 #: Tables the search index consists of, which are not in ``ledger.model`` (they differ by database).
-TABLES = frozenset({"search_index", "search_names", "search_documents"})
+TABLES = frozenset({"search_index", "search_names", "search_stale", "search_documents"})
 
 
 def _root_name(entity: str) -> str:
@@ -78,35 +79,42 @@ _SQLITE_ROWS = {
                   f"SELECT passages.id * 4 + 3, ledger_fold({_passage_text('passages', 's')}), s.scope "
                   f"FROM passages JOIN sources s ON s.id = passages.source_id"),),
 }
-SQLITE_REBUILD = ("DELETE FROM search_index", "DELETE FROM search_names", *(
+SQLITE_REBUILD = ("DELETE FROM search_index", "DELETE FROM search_names", "DELETE FROM search_stale", *(
     f"INSERT INTO {target} {rows}" for parts in _SQLITE_ROWS.values() for target, rows in parts))
 
 _CLAIMS_OF_ENTITY = "FROM claims c WHERE c.scope = NEW.scope AND (c.subject_id = NEW.id OR c.object_id = NEW.id)"
 
+
+def _stale(keys: str) -> str:
+    return f"INSERT OR IGNORE INTO search_stale(key) {keys};"
+
+
+# SQLite's triggers call no function of ledger's: a program that is not ledger (the sqlite3
+# shell, a plain SQLAlchemy engine) may update and delete rows. They drop the documents an
+# update makes stale and queue their keys in search_stale; ledger indexes them again (``refresh``)
+# in the same transaction when it made the change, else in its next write.
 SQLITE_CREATE = (
     "CREATE VIRTUAL TABLE search_index USING fts5(body, scope UNINDEXED, tokenize = 'trigram')",
     # names alone as well: suggestions look for any shared three letters, which in the whole
-    # index would match most excerpts
+    # index would match most passages
     "CREATE VIRTUAL TABLE search_names USING fts5(body, scope UNINDEXED, tokenize = 'trigram')",
-    # aliases: entity names and every other name
+    "CREATE TABLE search_stale (key INTEGER PRIMARY KEY)",
     "CREATE TRIGGER search_aliases_au AFTER UPDATE ON aliases BEGIN " + _sqlite_delete("OLD.id * 4") + _NAME_DELETE
-    + _sqlite_insert("SELECT NEW.id * 4, ledger_fold(NEW.alias), NEW.scope") + _NAME_INSERT + " END",
+    + _stale("VALUES (NEW.id * 4)") + " END",
     "CREATE TRIGGER search_aliases_ad AFTER DELETE ON aliases BEGIN " + _sqlite_delete("OLD.id * 4") + _NAME_DELETE
     + " END",
     # claims: identities never change, but a merge renames their subject or object
     "CREATE TRIGGER search_claims_au AFTER UPDATE ON claims BEGIN " + _sqlite_delete("OLD.id * 4 + 1")
-    + _sqlite_insert(f"SELECT NEW.id * 4 + 1, ledger_fold({_claim_body('NEW')}), NEW.scope") + " END",
+    + _stale("VALUES (NEW.id * 4 + 1)") + " END",
     "CREATE TRIGGER search_claims_ad AFTER DELETE ON claims BEGIN " + _sqlite_delete("OLD.id * 4 + 1") + " END",
     "CREATE TRIGGER search_entities_au AFTER UPDATE OF merged_into, name ON entities BEGIN "
     f"DELETE FROM search_index WHERE rowid IN (SELECT c.id * 4 + 1 {_CLAIMS_OF_ENTITY}); "
-    + _sqlite_insert(f"SELECT c.id * 4 + 1, ledger_fold({_claim_body('c')}), c.scope {_CLAIMS_OF_ENTITY}")
-    + " END",
+    + _stale(f"SELECT c.id * 4 + 1 {_CLAIMS_OF_ENTITY}") + " END",
     "CREATE TRIGGER search_passages_ad AFTER DELETE ON passages BEGIN " + _sqlite_delete("OLD.id * 4 + 3") + " END",
-    # a source whose text or scope changes (erasure, promotion) takes its passages and excerpts along
+    # a source whose text or scope changes (erasure, promotion) takes its passages along
     "CREATE TRIGGER search_sources_au AFTER UPDATE OF text, scope ON sources BEGIN "
     "DELETE FROM search_index WHERE rowid IN (SELECT p.id * 4 + 3 FROM passages p WHERE p.source_id = NEW.id); "
-    + _sqlite_insert(f"SELECT p.id * 4 + 3, ledger_fold({_passage_text('p', 'NEW')}), NEW.scope FROM passages p "
-                     f"WHERE p.source_id = NEW.id") + " END",
+    + _stale("SELECT p.id * 4 + 3 FROM passages p WHERE p.source_id = NEW.id") + " END",
 )
 
 SQLITE_DROP = (
@@ -115,60 +123,63 @@ SQLITE_DROP = (
         "search_passages_ad", "search_sources_au")),
     "DROP TABLE IF EXISTS search_index",
     "DROP TABLE IF EXISTS search_names",
+    "DROP TABLE IF EXISTS search_stale",
 )
 
 # ---------------------------------------------------------------- PostgreSQL
 
 _PG_DOC = "INSERT INTO search_documents(id, scope, body) "
 
+
 def _postgres_create(ext: str) -> tuple[str, ...]:
     """The PostgreSQL DDL, with pg_trgm's and unaccent's objects named in their schema ``ext``
     (a ledger's schema need not have it on its search_path)."""
     return (
-    "CREATE TABLE search_documents (id bigint PRIMARY KEY, scope varchar(200) NOT NULL, body text NOT NULL, "
-    "tsv tsvector GENERATED ALWAYS AS (to_tsvector('simple', body)) STORED)",
-    "CREATE INDEX ix_search_documents_tsv ON search_documents USING gin (tsv)",
-    f"CREATE INDEX ix_search_documents_body_trgm ON search_documents USING gin (body {ext}.gin_trgm_ops)",
-    # names alone as well, for suggestions (see search_names on SQLite)
-    f"CREATE INDEX ix_search_documents_names_trgm ON search_documents USING gin (body {ext}.gin_trgm_ops) "
-    "WHERE id % 4 = 0",
-    # unaccent's one-argument form finds its dictionary on the search_path: name it
-    f"CREATE FUNCTION ledger_fold(value text) RETURNS text LANGUAGE sql STABLE AS $$ SELECT "
-    f"lower({ext}.unaccent('{ext}.unaccent'::regdictionary, value)) $$",
-    f"CREATE FUNCTION ledger_name_similarity(a text, b text) RETURNS real LANGUAGE sql STABLE AS $$ SELECT "
-    f"{ext}.similarity(a, b) $$",
-    "CREATE FUNCTION ledger_claim_search_body(c claims) RETURNS text LANGUAGE sql STABLE AS $$ SELECT ledger_fold("
-    + _claim_body("c") + ") $$",
-    "CREATE FUNCTION ledger_search_aliases() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
-    "DELETE FROM search_documents WHERE id = OLD.id::bigint * 4; "
-    f"IF TG_OP = 'UPDATE' THEN {_PG_DOC} VALUES (NEW.id::bigint * 4, NEW.scope, ledger_fold(NEW.alias)); END IF; "
-    "RETURN NULL; END $$",
-    "CREATE FUNCTION ledger_search_claims() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
-    "DELETE FROM search_documents WHERE id = OLD.id::bigint * 4 + 1; "
-    f"IF TG_OP = 'UPDATE' THEN {_PG_DOC} VALUES (NEW.id::bigint * 4 + 1, NEW.scope, ledger_claim_search_body(NEW)); "
-    "END IF; RETURN NULL; END $$",
-    "CREATE FUNCTION ledger_search_entities() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
-    "DELETE FROM search_documents WHERE id IN (SELECT c.id::bigint * 4 + 1 "
-    + _CLAIMS_OF_ENTITY + "); "
-    f"{_PG_DOC} SELECT c.id::bigint * 4 + 1, c.scope, ledger_claim_search_body(c) {_CLAIMS_OF_ENTITY}; "
-    "RETURN NULL; END $$",
-    "CREATE FUNCTION ledger_search_passages() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
-    "DELETE FROM search_documents WHERE id = OLD.id::bigint * 4 + 3; RETURN NULL; END $$",
-    "CREATE FUNCTION ledger_search_sources() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
-    "DELETE FROM search_documents WHERE id IN (SELECT p.id::bigint * 4 + 3 FROM passages p WHERE p.source_id = NEW.id); "
-    f"{_PG_DOC} SELECT p.id::bigint * 4 + 3, NEW.scope, ledger_fold({_passage_text('p', 'NEW')}) FROM passages p "
-    "WHERE p.source_id = NEW.id; RETURN NULL; END $$",
-    "CREATE TRIGGER search_aliases AFTER UPDATE OR DELETE ON aliases "
-    "FOR EACH ROW EXECUTE FUNCTION ledger_search_aliases()",
-    "CREATE TRIGGER search_claims AFTER UPDATE OR DELETE ON claims "
-    "FOR EACH ROW EXECUTE FUNCTION ledger_search_claims()",
-    "CREATE TRIGGER search_entities AFTER UPDATE OF merged_into, name ON entities "
-    "FOR EACH ROW EXECUTE FUNCTION ledger_search_entities()",
-    "CREATE TRIGGER search_passages AFTER DELETE ON passages "
-    "FOR EACH ROW EXECUTE FUNCTION ledger_search_passages()",
-    "CREATE TRIGGER search_sources AFTER UPDATE OF text, scope ON sources "
-    "FOR EACH ROW EXECUTE FUNCTION ledger_search_sources()",
+        "CREATE TABLE search_documents (id bigint PRIMARY KEY, scope varchar(200) NOT NULL, body text NOT NULL, "
+        "tsv tsvector GENERATED ALWAYS AS (to_tsvector('simple', body)) STORED)",
+        "CREATE INDEX ix_search_documents_tsv ON search_documents USING gin (tsv)",
+        f"CREATE INDEX ix_search_documents_body_trgm ON search_documents USING gin (body {ext}.gin_trgm_ops)",
+        # names alone as well, for suggestions (see search_names on SQLite)
+        f"CREATE INDEX ix_search_documents_names_trgm ON search_documents USING gin (body {ext}.gin_trgm_ops) "
+        "WHERE id % 4 = 0",
+        # unaccent's one-argument form finds its dictionary on the search_path: name it
+        f"CREATE FUNCTION ledger_fold(value text) RETURNS text LANGUAGE sql STABLE AS $$ SELECT "
+        f"lower({ext}.unaccent('{ext}.unaccent'::regdictionary, value)) $$",
+        f"CREATE FUNCTION ledger_name_similarity(a text, b text) RETURNS real LANGUAGE sql STABLE AS $$ SELECT "
+        f"{ext}.similarity(a, b) $$",
+        "CREATE FUNCTION ledger_claim_search_body(c claims) RETURNS text LANGUAGE sql STABLE AS $$ SELECT ledger_fold("
+        + _claim_body("c") + ") $$",
+        "CREATE FUNCTION ledger_search_aliases() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+        "DELETE FROM search_documents WHERE id = OLD.id::bigint * 4; "
+        f"IF TG_OP = 'UPDATE' THEN {_PG_DOC} VALUES (NEW.id::bigint * 4, NEW.scope, ledger_fold(NEW.alias)); END IF; "
+        "RETURN NULL; END $$",
+        "CREATE FUNCTION ledger_search_claims() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+        "DELETE FROM search_documents WHERE id = OLD.id::bigint * 4 + 1; "
+        f"IF TG_OP = 'UPDATE' THEN {_PG_DOC} VALUES (NEW.id::bigint * 4 + 1, NEW.scope, ledger_claim_search_body(NEW)); "
+        "END IF; RETURN NULL; END $$",
+        "CREATE FUNCTION ledger_search_entities() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+        "DELETE FROM search_documents WHERE id IN (SELECT c.id::bigint * 4 + 1 "
+        + _CLAIMS_OF_ENTITY + "); "
+        f"{_PG_DOC} SELECT c.id::bigint * 4 + 1, c.scope, ledger_claim_search_body(c) {_CLAIMS_OF_ENTITY}; "
+        "RETURN NULL; END $$",
+        "CREATE FUNCTION ledger_search_passages() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+        "DELETE FROM search_documents WHERE id = OLD.id::bigint * 4 + 3; RETURN NULL; END $$",
+        "CREATE FUNCTION ledger_search_sources() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+        "DELETE FROM search_documents WHERE id IN (SELECT p.id::bigint * 4 + 3 FROM passages p WHERE p.source_id = NEW.id); "
+        f"{_PG_DOC} SELECT p.id::bigint * 4 + 3, NEW.scope, ledger_fold({_passage_text('p', 'NEW')}) FROM passages p "
+        "WHERE p.source_id = NEW.id; RETURN NULL; END $$",
+        "CREATE TRIGGER search_aliases AFTER UPDATE OR DELETE ON aliases "
+        "FOR EACH ROW EXECUTE FUNCTION ledger_search_aliases()",
+        "CREATE TRIGGER search_claims AFTER UPDATE OR DELETE ON claims "
+        "FOR EACH ROW EXECUTE FUNCTION ledger_search_claims()",
+        "CREATE TRIGGER search_entities AFTER UPDATE OF merged_into, name ON entities "
+        "FOR EACH ROW EXECUTE FUNCTION ledger_search_entities()",
+        "CREATE TRIGGER search_passages AFTER DELETE ON passages "
+        "FOR EACH ROW EXECUTE FUNCTION ledger_search_passages()",
+        "CREATE TRIGGER search_sources AFTER UPDATE OF text, scope ON sources "
+        "FOR EACH ROW EXECUTE FUNCTION ledger_search_sources()",
     )
+
 
 _POSTGRES_ROWS = {
     "aliases": (("search_documents(id, scope, body)",
@@ -199,6 +210,27 @@ def upkeep(dialect: str, table: str, ids: Sequence[int]) -> list[tuple[str, tupl
         return []
     parameter = json.dumps(list(ids)) if dialect == "sqlite" else list(ids)
     return [(statement, (parameter,)) for statement in _UPKEEP[dialect][table]]
+
+
+_STALE = "SELECT key FROM search_stale"
+_STALE_DONE = "DELETE FROM search_stale"
+
+
+def refresh(connection: Connection) -> None:
+    """Index again what updates made stale (SQLite; PostgreSQL's triggers do it themselves)."""
+    if connection.dialect.name != "sqlite" or _paused.get():
+        return
+    cursor = connection.connection.cursor()
+    try:
+        keys = [key for (key,) in cursor.execute(_STALE).fetchall()]
+        if not keys:
+            return
+        for table, kind in (("aliases", ALIAS), ("claims", CLAIM), ("passages", PASSAGE)):
+            for statement, parameters in upkeep("sqlite", table, [key // 4 for key in keys if key % 4 == kind]):
+                cursor.execute(statement, parameters)
+        cursor.execute(_STALE_DONE)
+    finally:
+        cursor.close()
 
 
 @contextmanager

@@ -8,13 +8,29 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import BindParameter, Connection, TextClause, bindparam, func, select, text
-from sqlalchemy.sql.selectable import TextualSelect
+from sqlalchemy import (
+    BindParameter,
+    Connection,
+    TextClause,
+    bindparam,
+    func,
+    select,
+    text,
+)
 from sqlalchemy.dialects import postgresql
+from sqlalchemy.sql.selectable import TextualSelect
 from sqlalchemy.types import Float, Integer, Text
 
 from ledger.model import UTCTime
-from ledger.store.driver import aliases, claims, entities, evidence, one_of, passages, sources
+from ledger.store.driver import (
+    aliases,
+    claims,
+    entities,
+    evidence,
+    one_of,
+    passages,
+    sources,
+)
 
 # What a document must be to count at (valid, known): a claim visible as claims() sees it (not
 # retracted, its version held at `known`, its interval covering `valid`); a passage of a source
