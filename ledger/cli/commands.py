@@ -192,6 +192,7 @@ def check(as_json: JsonOption = False, db: DbOption = None) -> None:
 def mcp(
     scope: ScopeOption = "default",
     actor: Annotated[str, typer.Option(help="Who the tool calls are logged as.")] = "mcp",
+    as_json: Annotated[bool, typer.Option("--json", help="A failure to start as a JSON object on stderr.")] = False,
     db: DbOption = None,
 ) -> None:
     """Serve the ledger's tools to an agent over MCP (stdio) until the client disconnects.
@@ -201,7 +202,7 @@ def mcp(
     try:
         serve(db, scope=scope, actor=actor)
     except LedgerError as error:
-        fail(error)
+        fail(error, as_json=as_json)
 
 
 def recall(
