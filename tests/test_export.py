@@ -150,7 +150,7 @@ def check_round_trip(make_source: Callable[[], str], make_target: Callable[[], s
         assert_consistent(restored_earlier)
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(ops=operations, pick=st.integers(0, 10**6))
 def test_a_restored_export_answers_every_as_of_query_as_the_original(
         make_db_url: Callable[[], str], tmp_path_factory: pytest.TempPathFactory, ops: list[tuple[object, ...]],
@@ -159,7 +159,7 @@ def test_a_restored_export_answers_every_as_of_query_as_the_original(
 
 
 @pytest.mark.postgres
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(ops=operations, pick=st.integers(0, 10**6))
 def test_a_sqlite_export_restored_into_postgresql_answers_alike(
         pg_schemas: object, tmp_path_factory: pytest.TempPathFactory, ops: list[tuple[object, ...]],
@@ -262,6 +262,14 @@ def test_import_refuses_a_scope_that_holds_data(ledger: Ledger, exported: Path) 
               for c in ledger.claims(valid_at="2025", scope="copy")]
     assert mine == theirs and mine
     assert ledger.resolve("Robert", scope="copy") == ledger.resolve("Bob", scope="copy")
+    copied = ledger.audit(scope="copy")
+    related = {c for audit in copied for version in audit.versions if version.cause
+               for c in (version.cause.claim, *(claim for _kind, claim in version.cause.effects)) if c is not None}
+    related |= {c for audit in copied for link in audit.links for c in (link.from_claim_id, link.to_claim_id)}
+    assert related and {ledger.claim(c).scope for c in related} == {"copy"}  # every reference followed the shift
+    assert [[str(v.cause) for v in a.versions] for a in copied] != [] and \
+        [[v.cause.kind for v in a.versions if v.cause] for a in copied] == \
+        [[v.cause.kind for v in a.versions if v.cause] for a in ledger.audit()]
     assert {e.evidence.source_id for c in ledger.claims(scope="copy") for e in ledger.explain(c.id).evidence}.isdisjoint(
         {e.evidence.source_id for c in ledger.claims() for e in ledger.explain(c.id).evidence})
 
