@@ -227,6 +227,8 @@ def line_of(path: Path, section: str) -> int:
     (edit("version", recorded_at="2099-01-01T00:00:00+00:00"), "after the export's known_at"),
     (edit("version", recorded_at="2026-01-01T00:00:00"), "with a UTC offset"),
     (edit("claim", id=0), "ids must increase"),
+    (edit("source", text="Alice led Acme from 2020. Bob led Acme from 2025."), "text_hash is not the SHA-256"),
+    (edit("evidence", excerpt="Alice led Acme!"), "evidence.excerpt is not the text of source 1 at [0, 14)"),
     (lambda lines: [lines[0], lines[-2], *lines[1:-2], lines[-1]], "sections come in the order"),
     (lambda lines: [*lines[:-1], lines[-1].replace('"claim":2', '"claim":5')], "the file is damaged"),
 ])

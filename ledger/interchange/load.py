@@ -11,6 +11,7 @@ writes nothing.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
@@ -148,6 +149,8 @@ def _sources(state: _Import, found: list[dict[str, Any]], chunk: list[tuple[int,
             passages.append(_passage(number, row, ordinal, part, state))
         for seen in row.pop("retrievals"):
             retrievals.append(_retrieval(number, row, seen, state))
+        if hashlib.sha256(row["text"].encode("utf-8", "surrogatepass")).hexdigest() != row["text_hash"]:
+            raise InvalidImport(f"line {number}: source.text_hash is not the SHA-256 of its text; the text was changed")
         if row["revision_of"] is not None and row["revision_of"] >= row["id"]:
             raise InvalidImport(f"line {number}: source.revision_of must name an earlier source")
     insert_rows(state.connection, store.TABLES["source"], [{**row, "scope": state.scope} for row in found])
@@ -184,6 +187,12 @@ def _evidence(state: _Import, found: list[dict[str, Any]], chunk: list[tuple[int
         if not 0 <= row["char_start"] < row["char_end"]:
             raise InvalidImport(f"line {number}: evidence needs 0 <= char_start < char_end")
     insert_rows(state.connection, store.TABLES["evidence"], found)
+    wrong = store.misquoted(state.connection, [row["id"] for row in found])
+    for number, row in chunk:
+        if row["id"] in wrong:
+            raise InvalidImport(f"line {number}: evidence.excerpt is not the text of source "
+                                f"{row['source_id'] - state.offset['source']} at [{row['char_start']}, "
+                                f"{row['char_end']}); the quote cannot be re-checked")
 
 
 _WRITERS = {
