@@ -294,6 +294,8 @@ def test_an_export_holds_its_scope_only(ledger: Ledger, clock: TestClock, tmp_pa
         assert "Alice" in text and "Carol" not in text and "Initech" not in text and "Mallory" not in text
     with pytest.raises(InvalidInput, match="quarantine"):
         ledger.export(tmp_path / "q.jsonl", scope="quarantine:default")
+    with pytest.raises(InvalidInput, match="after the ledger clock"):
+        ledger.export(tmp_path / "future.jsonl", known_at=clock.now + timedelta(days=1))
     assert not list(tmp_path.glob("*.partial"))
 
 
