@@ -150,7 +150,7 @@ def check_round_trip(make_source: Callable[[], str], make_target: Callable[[], s
         assert_consistent(restored_earlier)
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(ops=operations, pick=st.integers(0, 10**6))
 def test_a_restored_export_answers_every_as_of_query_as_the_original(
         make_db_url: Callable[[], str], tmp_path_factory: pytest.TempPathFactory, ops: list[tuple[object, ...]],
@@ -159,7 +159,7 @@ def test_a_restored_export_answers_every_as_of_query_as_the_original(
 
 
 @pytest.mark.postgres
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(ops=operations, pick=st.integers(0, 10**6))
 def test_a_sqlite_export_restored_into_postgresql_answers_alike(
         pg_schemas: object, tmp_path_factory: pytest.TempPathFactory, ops: list[tuple[object, ...]],
@@ -227,6 +227,13 @@ def line_of(path: Path, section: str) -> int:
     (edit("version", recorded_at="2099-01-01T00:00:00+00:00"), "after the export's known_at"),
     (edit("version", recorded_at="2026-01-01T00:00:00"), "with a UTC offset"),
     (edit("claim", id=0), "ids must increase"),
+    (edit("version", cause_detail={"effects": [["updates", 77]]}), "version.cause_detail refers to claim 77"),
+    (edit("version", cause_detail={"effects": "all"}), "version.cause_detail must be"),
+    (edit("evidence", locator=[1, 2]), "evidence.locator must be a JSON object"),
+    (edit("source", passages=[[None, [1, 2], 0, 5, None]]), "passage 0 must be"),
+    (edit("version", cause="felt like it"), "version.cause must be one of"),
+    (edit("source", text="Alice led Acme from 2020. Bob led Acme from 2025."), "text_hash is not the SHA-256"),
+    (edit("evidence", excerpt="Alice led Acme!"), "evidence.excerpt is not the text of source 1 at [0, 14)"),
     (lambda lines: [lines[0], lines[-2], *lines[1:-2], lines[-1]], "sections come in the order"),
     (lambda lines: [*lines[:-1], lines[-1].replace('"claim":2', '"claim":5')], "the file is damaged"),
 ])
@@ -262,6 +269,14 @@ def test_import_refuses_a_scope_that_holds_data(ledger: Ledger, exported: Path) 
               for c in ledger.claims(valid_at="2025", scope="copy")]
     assert mine == theirs and mine
     assert ledger.resolve("Robert", scope="copy") == ledger.resolve("Bob", scope="copy")
+    copied = ledger.audit(scope="copy")
+    related = {c for audit in copied for version in audit.versions if version.cause
+               for c in (version.cause.claim, *(claim for _kind, claim in version.cause.effects)) if c is not None}
+    related |= {c for audit in copied for link in audit.links for c in (link.from_claim_id, link.to_claim_id)}
+    assert related and {ledger.claim(c).scope for c in related} == {"copy"}  # every reference followed the shift
+    assert [[str(v.cause) for v in a.versions] for a in copied] != [] and \
+        [[v.cause.kind for v in a.versions if v.cause] for a in copied] == \
+        [[v.cause.kind for v in a.versions if v.cause] for a in ledger.audit()]
     assert {e.evidence.source_id for c in ledger.claims(scope="copy") for e in ledger.explain(c.id).evidence}.isdisjoint(
         {e.evidence.source_id for c in ledger.claims() for e in ledger.explain(c.id).evidence})
 
@@ -284,6 +299,8 @@ def test_an_export_holds_its_scope_only(ledger: Ledger, clock: TestClock, tmp_pa
         assert "Alice" in text and "Carol" not in text and "Initech" not in text and "Mallory" not in text
     with pytest.raises(InvalidInput, match="quarantine"):
         ledger.export(tmp_path / "q.jsonl", scope="quarantine:default")
+    with pytest.raises(InvalidInput, match="after the ledger clock"):
+        ledger.export(tmp_path / "future.jsonl", known_at=clock.now + timedelta(days=1))
     assert not list(tmp_path.glob("*.partial"))
 
 

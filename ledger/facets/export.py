@@ -9,7 +9,7 @@ from pathlib import Path
 from sqlalchemy import Connection
 
 from ledger import validate
-from ledger.errors import InvalidInput
+from ledger.errors import InvalidInput, InvalidTime
 from ledger.facets.base import Facet
 from ledger.interchange import export as exporting
 from ledger.interchange import load
@@ -26,7 +26,10 @@ class ExportCalls(Facet):
         """Write what ``scope`` held at ``known_at`` (default now) to ``path`` as jsonl, turtle, nquads or annotations."""
         scope = validate.check_scope(scope)
         target = exporting.check_export(path, scope, format)
-        at = validate.moment(known_at, "known_at") or self.now()
+        now = self.now()
+        at = validate.moment(known_at, "known_at") or now
+        if at > now:  # the future is not yet held; an export of it could not be imported before then
+            raise InvalidTime(f"known_at {at.isoformat()} is after the ledger clock's reading {now.isoformat()}")
         return self._read(lambda connection: exporting.export(
             connection, target, scope=scope, known_at=at, format=format, progress=progress))
 

@@ -12,17 +12,18 @@ import json
 import math
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, get_args
 
 from ledger.errors import InvalidImport
-from ledger.records import STATUSES
+from ledger.records import CAUSE_KINDS, STATUSES, EffectKind
+from ledger.timeline import Precision
 
 FORMAT = "ledger-jsonl"
 VERSION = 1
 #: Sections in file order: a row refers only to rows of earlier sections or earlier in its own.
 SECTIONS = ("predicate", "entity", "merge", "alias", "source", "claim", "version", "evidence", "link")
 
-_INT, _STR, _FLOAT, _TIME, _JSON, _LIST = "integer", "string", "number", "time", "JSON value", "list"
+_INT, _STR, _FLOAT, _TIME, _JSON, _LIST = "integer", "string", "number", "time", "JSON object", "list"
 _T = tuple[str, bool]  # (type, nullable)
 
 #: Each section's fields: type and whether it may be null. Unknown fields are refused.
@@ -75,7 +76,11 @@ CHOICES: dict[tuple[str, str], frozenset[str]] = {
     ("source", "trust"): frozenset({"trusted", "untrusted"}),
     ("version", "status"): frozenset(STATUSES),
     ("evidence", "relation"): frozenset({"supports", "contradicts"}),
+    ("version", "cause"): frozenset(CAUSE_KINDS),
+    ("version", "valid_from_precision"): frozenset(get_args(Precision)),
+    ("version", "valid_until_precision"): frozenset(get_args(Precision)),
 }
+_EFFECTS = frozenset(get_args(EffectKind))
 #: The ledger's own times (the others, such as valid_from or published_at, are the world's).
 SYSTEM_TIMES = frozenset({"recorded_at", "created_at", "merged_at", "invalidated_at", "stale_at"})
 #: System times a row may carry that close an interval opened by ``recorded_at``.
@@ -171,10 +176,29 @@ def parse_row(text: str, number: int, known_at: datetime) -> tuple[str, dict[str
         if choices is not None and value not in choices:
             raise InvalidImport(f"line {number}: {section}.{name} must be one of {', '.join(sorted(choices))}; "
                                 f"got {value!r:.60}")
+    if section == "version":
+        _check_cause(line, number)
+    if section == "version" and not 0.0 <= line["confidence"] <= 1.0:
+        raise InvalidImport(f"line {number}: version.confidence must be in [0, 1]")
     for closing in CLOSING:
         if line.get(closing) is not None and line[closing] < line["recorded_at"]:
             raise InvalidImport(f"line {number}: {section}.{closing} is before its recorded_at")
     return section, line
+
+
+def _check_cause(line: dict[str, Any], number: int) -> None:
+    """A version's cause detail: {"effects": [[effect, claim id], ...], "sources": n}, nothing else."""
+    detail = line["cause_detail"]
+    if detail is None:
+        return
+    effects, sources = detail.get("effects", []), detail.get("sources")
+    good = (set(detail) <= {"effects", "sources"} and isinstance(effects, list)
+            and all(isinstance(e, list) and len(e) == 2 and e[0] in _EFFECTS
+                    and (e[1] is None or (isinstance(e[1], int) and not isinstance(e[1], bool))) for e in effects)
+            and (sources is None or (isinstance(sources, int) and not isinstance(sources, bool))))
+    if not good:
+        raise InvalidImport(f"line {number}: version.cause_detail must be {{\"effects\": [[effect, claim id], ...], "
+                            f"\"sources\": n}}; got {detail!r:.80}")
 
 
 def _object(text: str, number: int) -> dict[str, Any]:
@@ -230,7 +254,11 @@ def _list(value: object, number: int, what: str) -> list[Any]:
     return value
 
 
+def _not_object(value: object, number: int, what: str) -> Any:
+    raise InvalidImport(f"line {number}: {what} must be a JSON object; got {value!r:.60}")
+
+
 _CHECKS: dict[str, Callable[[Any, int, str], Any]] = {
     _INT: _integer, _STR: _string, _FLOAT: _number, _TIME: lambda v, n, w: _time(v, n, w), _LIST: _list,
-    _JSON: lambda value, number, what: value,
+    _JSON: lambda value, number, what: value if isinstance(value, dict) else _not_object(value, number, what),
 }

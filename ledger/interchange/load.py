@@ -11,7 +11,8 @@ writes nothing.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import hashlib
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -26,8 +27,8 @@ from ledger.store import interchange_rows as store
 
 #: Rows (or characters of source text) buffered before they are written.
 CHUNK_ROWS, CHUNK_CHARS = 1000, 8_000_000
-_SHIFTED = {"entity": "entity", "alias": "alias", "source": "source", "claim": "claim", "version": "version",
-            "evidence": "evidence", "link": "link"}
+#: Sections whose rows have ids of their own (shifted past the table's largest id).
+_SHIFTED = ("entity", "alias", "source", "claim", "version", "evidence", "link")
 
 
 class _Import:
@@ -88,10 +89,18 @@ class _Import:
             wanted = {row[name] for _n, row in chunk if row.get(name) is not None}
             if kind == section:  # a row may refer to an earlier row of its own chunk
                 wanted -= {row["id"] for _n, row in chunk}
+            self._require(section, name, kind, chunk, wanted, _field(name))
+        if section == "version":
+            wanted = {c for _n, row in chunk for c in _effect_claims(row)}
+            self._require(section, "cause_detail", "claim", chunk, wanted, _effect_claims)
+
+    def _require(self, section: str, name: str, kind: str, chunk: list[tuple[int, dict[str, Any]]],
+                 wanted: set[int], named: Callable[[dict[str, Any]], set[Any]]) -> None:
+        """Refuse the first row naming a row of ``kind`` this scope does not hold."""
+        if wanted:
             found = store.ids_in_scope(self.connection, kind, wanted, self.scope)
             for number, row in chunk:
-                value = row.get(name)
-                if value is not None and value in wanted and value not in found:
+                for value in named(row) & (wanted - found):
                     shown = value - self.offset[kind]
                     raise InvalidImport(f"line {number}: {section}.{name} refers to {kind} {shown}, which no "
                                         f"earlier line of the file holds")
@@ -105,9 +114,19 @@ class _Import:
                                 "the file is damaged")
 
 
-def _predicates(state: _Import, found: list[dict[str, Any]], _chunk: Any) -> None:
+def _field(name: str) -> Callable[[dict[str, Any]], set[Any]]:
+    """The ids a reference field of a row names (one, or none when null)."""
+    return lambda row: {row.get(name)}
+
+
+def _effect_claims(row: dict[str, Any]) -> set[Any]:
+    """The claims a version's cause says its assertion affected."""
+    return {claim for _kind, claim in (row["cause_detail"] or {}).get("effects", ()) if claim is not None}
+
+
+def _predicates(state: _Import, _found: list[dict[str, Any]], chunk: list[tuple[int, dict[str, Any]]]) -> None:
     declared = ("cardinality", "object_kind", "datatype", "inverse")
-    for number, row in _chunk:
+    for number, row in chunk:
         existing = store.predicate_row(state.connection, row["name"])
         if existing is None:
             insert_rows(state.connection, store.TABLES["predicate"],
@@ -148,6 +167,8 @@ def _sources(state: _Import, found: list[dict[str, Any]], chunk: list[tuple[int,
             passages.append(_passage(number, row, ordinal, part, state))
         for seen in row.pop("retrievals"):
             retrievals.append(_retrieval(number, row, seen, state))
+        if hashlib.sha256(row["text"].encode("utf-8", "surrogatepass")).hexdigest() != row["text_hash"]:
+            raise InvalidImport(f"line {number}: source.text_hash is not the SHA-256 of its text; the text was changed")
         if row["revision_of"] is not None and row["revision_of"] >= row["id"]:
             raise InvalidImport(f"line {number}: source.revision_of must name an earlier source")
     insert_rows(state.connection, store.TABLES["source"], [{**row, "scope": state.scope} for row in found])
@@ -158,9 +179,10 @@ def _sources(state: _Import, found: list[dict[str, Any]], chunk: list[tuple[int,
 
 
 def _passage(number: int, source: Mapping[str, Any], ordinal: int, part: object, state: _Import) -> dict[str, Any]:
-    if not (isinstance(part, list) and len(part) == 5 and all(
-            isinstance(part[i], int) and not isinstance(part[i], bool) for i in (2, 3))
-            and 0 <= part[2] <= part[3] <= len(source["text"])):
+    if not (isinstance(part, list) and len(part) == 5 and all(_is_int(part[i]) for i in (2, 3))
+            and 0 <= part[2] <= part[3] <= len(source["text"]) and all(part[i] is None or _is_int(part[i]) for i in (0, 4))
+            and (part[1] is None or (isinstance(part[1], list) and len(part[1]) == 4 and all(
+                isinstance(x, (int, float)) and not isinstance(x, bool) for x in part[1])))):
         raise InvalidImport(f"line {number}: passage {ordinal} must be [page, bbox, char_start, char_end, "
                             f"paragraph] with offsets inside the source text; got {part!r:.80}")
     page, bbox, start, end, paragraph = part
@@ -169,12 +191,16 @@ def _passage(number: int, source: Mapping[str, Any], ordinal: int, part: object,
 
 
 def _retrieval(number: int, source: Mapping[str, Any], seen: object, state: _Import) -> dict[str, Any]:
-    if not (isinstance(seen, list) and len(seen) == 4):
+    if not (isinstance(seen, list) and len(seen) == 4 and all(x is None or isinstance(x, str) for x in seen[1:3])):
         raise InvalidImport(f"line {number}: a retrieval must be [retrieved_at, uri, actor, recorded_at]; "
                             f"got {seen!r:.80}")
     retrieved_at, recorded_at = (jsonl.parse_time(seen[i], number, "retrieval time", state.known_at) for i in (0, 3))
     return {"source_id": source["id"], "retrieved_at": retrieved_at, "uri": seen[1], "actor": seen[2],
             "recorded_at": recorded_at}
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _evidence(state: _Import, found: list[dict[str, Any]], chunk: list[tuple[int, dict[str, Any]]]) -> None:
@@ -184,6 +210,12 @@ def _evidence(state: _Import, found: list[dict[str, Any]], chunk: list[tuple[int
         if not 0 <= row["char_start"] < row["char_end"]:
             raise InvalidImport(f"line {number}: evidence needs 0 <= char_start < char_end")
     insert_rows(state.connection, store.TABLES["evidence"], found)
+    wrong = store.misquoted(state.connection, [row["id"] for row in found])
+    for number, row in chunk:
+        if row["id"] in wrong:
+            raise InvalidImport(f"line {number}: evidence.excerpt is not the text of source "
+                                f"{row['source_id'] - state.offset['source']} at [{row['char_start']}, "
+                                f"{row['char_end']}); the quote cannot be re-checked")
 
 
 _WRITERS = {

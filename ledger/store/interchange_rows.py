@@ -142,6 +142,20 @@ def ids_in_scope(connection: Connection, kind: str, ids: Iterable[int], scope: s
     return set(connection.execute(_IN_SCOPE[kind], {"scope": scope, "ids": wanted}).scalars())
 
 
+_MISQUOTED = (
+    select(evidence.c.id).join(sources, sources.c.id == evidence.c.source_id)
+    .where(one_of(evidence.c.id, "ids"),
+           func.substr(sources.c.text, evidence.c.char_start + 1, evidence.c.char_end - evidence.c.char_start)
+           != evidence.c.excerpt)
+)
+
+
+def misquoted(connection: Connection, evidence_ids: Iterable[int]) -> set[int]:
+    """Which of these evidence rows have an excerpt that is not their source's text at their offsets."""
+    wanted = sorted(set(evidence_ids))
+    return set(connection.execute(_MISQUOTED, {"ids": wanted}).scalars()) if wanted else set()
+
+
 _MERGE = update(entities).where(entities.c.id == bindparam("entity")).values(
     merged_into=bindparam("into"), merged_at=bindparam("at", type_=UTCTime()))
 
