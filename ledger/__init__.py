@@ -5,6 +5,7 @@
 
 from ledger.api import Ledger
 from ledger.claims.draft import ClaimDraft
+from ledger.authority import Challenge
 from ledger.check import CheckReport, Finding
 from ledger.erasure import Erased, Tombstone
 from ledger.errors import (
@@ -53,6 +54,7 @@ __all__ = [
     "Audit",
     "BlockedAddress",
     "Cause",
+    "Challenge",
     "CheckReport",
     "Citation",
     "Claim",

@@ -246,8 +246,10 @@ class Ledger(SafetyCalls, Facet):
         return self._status(lifecycle.supersession(old, new, reason=reason, actor=actor))
 
     def _status(self, change: lifecycle.StatusChange) -> Claim:
+        from ledger.authority import apply_or_challenge  # in a scope with grants, changes may wait
+
         return self._write(lambda connection, now, ids: views.claim_at(
-            connection, lifecycle.apply(connection, change, now=now, ids=ids), now))
+            connection, apply_or_challenge(connection, change, now=now, ids=ids), now))
 
     def claims(self, subject: EntityRef | None = None, predicate: str | None = None, *, object: EntityRef | None = None,
                valid_at: TimeInput | None = None, known_at: TimeInput | None = None,
