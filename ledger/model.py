@@ -364,6 +364,21 @@ class Challenge(Table, table=True):
     outcome: str | None = Field(default=None, sa_column=Column(String(16)))
 
 
+class Reliability(Table, table=True):
+    """How far a source or a publisher is to be believed (0 to 1); the newest rating holds."""
+
+    __tablename__ = "reliability"
+    __table_args__ = (Index("ix_reliability_scope", "scope", "id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    scope: str = Field(sa_column=Column(String(200), nullable=False))
+    source_id: int | None = Field(default=None, sa_column=Column(Integer, ForeignKey("sources.id")))
+    publisher: str | None = Field(default=None, sa_column=Column(Text))
+    rating: float = Field(sa_column=Column(Float, nullable=False))
+    actor: str | None = Field(default=None, sa_column=Column(Text))
+    recorded_at: datetime = _time(nullable=False)
+
+
 class ClockState(Table, table=True):
     """One row: the last system time written, so the clock never runs backwards.
 

@@ -83,7 +83,7 @@ def create(
     supporting = [c for c in item.citations if c.relation == "supports"]
     confidence = item.confidence
     if confidence is None:
-        confidence = default_confidence(facts[c.source_id]["trust"] for c in supporting)
+        confidence = default_confidence([facts[c.source_id]["trust"] for c in supporting], _rated(facts, supporting))
     valid_until = decision.valid_until if item.valid_until is None else item.valid_until.at
     until_precision = item.valid_until.precision if item.valid_until is not None else ends_precision
     claim = Live(
@@ -111,6 +111,12 @@ def create(
     return claim
 
 
+def _rated(facts: SourceFacts, supporting: list[Citation]) -> float | None:
+    """The best reliability rating among the supporting sources, or None when none is rated."""
+    rated = [r for c in supporting if (r := facts[c.source_id].get("reliability")) is not None]
+    return max(rated) if rated else None
+
+
 def corroborate(batch: Batch, target: Live, item: Prepared, facts: SourceFacts) -> None:
     """Add ``item``'s evidence to the claim it says again; a new independent source raises its
     confidence (and may confirm it), contradicting evidence disputes it."""
@@ -126,7 +132,7 @@ def corroborate(batch: Batch, target: Live, item: Prepared, facts: SourceFacts) 
     if after > before:
         added = item.confidence
         if added is None:
-            added = default_confidence(facts[c.source_id]["trust"] for c in supporting)
+            added = default_confidence([facts[c.source_id]["trust"] for c in supporting], _rated(facts, supporting))
         for _ in range(after - before):  # each new independent source, as if cited in turn
             confidence = combine_confidence(confidence, added)
     status = "disputed" if contradicted else promoted(target.status, after)

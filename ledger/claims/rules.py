@@ -287,9 +287,14 @@ def combine_confidence(current: float, added: float) -> float:
     return 1.0 - (1.0 - current) * (1.0 - added)
 
 
-def default_confidence(trusts: Iterable[str]) -> float:
-    """The confidence of an assertion that names none: by the trust of its best source."""
-    return DEFAULT_CONFIDENCE["trusted" if "trusted" in trusts else "untrusted"]
+def default_confidence(trusts: Iterable[str], reliability: float | None = None) -> float:
+    """The confidence of an assertion that names none: by the trust of its best source, or, when
+    its sources are rated (``ledger.reliability``), by the best rating: the rating itself for a
+    trusted source, at most the untrusted default for an untrusted one."""
+    trusted = "trusted" in trusts
+    if reliability is None:
+        return DEFAULT_CONFIDENCE["trusted" if trusted else "untrusted"]
+    return reliability if trusted else min(DEFAULT_CONFIDENCE["untrusted"], reliability / 3)
 
 
 def promoted(status: str, independent: int) -> str:

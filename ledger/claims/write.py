@@ -40,6 +40,7 @@ from ledger.claims.rules import (
 )
 from ledger.claims.values import NUMBER_TYPES
 from ledger.errors import InvalidInput, NotFound
+from ledger.reliability import rated_facts
 from ledger.records import Cause, Citation, ClaimId, EffectKind
 from ledger.timeline import Instant, Precision, overlaps
 
@@ -64,6 +65,7 @@ def _write_claims(
     prepared = [prepare(d) for d in drafts]
     resolve_entities(connection, prepared, ids, now)
     facts = check_citations(connection, [(p.scope, p.citations) for p in prepared])
+    facts = rated_facts(connection, facts)  # source and publisher reliability feed the confidence
     definitions = store.predicate_rows(connection, {p.predicate for p in prepared})
     _check_predicate_kinds(prepared, definitions)
     live = load_standing(connection, prepared, facts)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger import authority, erasure, quarantine, validate, views
+from ledger import authority, erasure, quarantine, store, validate, views
 from ledger.errors import InvalidInput
 from ledger.facets.base import Facet
 from ledger.policy.config import LEDGER_WIDE, PolicyConfig, check_settings, effective
@@ -110,3 +110,32 @@ class SafetyCalls(Facet):
         name = validate.check_actor(actor)
         return self._write(lambda connection, now, ids: authority.resolve(
             connection, ids, now, challenge, accept=bool(accept), actor=name, reason=reason))
+
+    def rate(self, *, reliability: float | str, source: SourceRef | None = None, publisher: str | None = None,
+             scope: str = "default", actor: str | None = None) -> float:
+        """Rate a source or a publisher (0 to 1, or "primary", "record", "blog", "anonymous"); returns the rating."""
+        from ledger.reliability import check_rating
+        from ledger.store.authority_rows import insert_rating
+
+        rating, scope, actor = check_rating(reliability), check_scope(scope), validate.check_actor(actor)
+        if (source is None) == (publisher is None):
+            raise InvalidInput("rate() takes exactly one of source= or publisher=")
+        source_id = validate.source_id(source) if source is not None else None
+        if publisher is not None and (not isinstance(publisher, str) or not publisher.strip()):
+            raise InvalidInput("publisher must be a publisher's name as the sources give it")
+
+        def write(connection: Any, now: Any, ids: Any) -> float:
+            if source_id is not None:
+                scope_of = store.source_row(connection, source_id)["scope"]
+            insert_rating(connection, ids, scope=scope_of if source_id is not None else scope, source_id=source_id,
+                          publisher=publisher, rating=rating, actor=actor, now=now)
+            return rating
+
+        return self._write(write)
+
+    def reliability(self, source: SourceRef) -> float | None:
+        """The rating that holds for a source (its own, else its publisher's), or None when unrated."""
+        from ledger.reliability import source_reliability
+
+        source_id = validate.source_id(source)
+        return self._read(lambda connection: source_reliability(connection, store.source_row(connection, source_id)))

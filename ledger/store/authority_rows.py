@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Connection, bindparam, select, update
 
 from ledger.errors import NotFound
-from ledger.store.driver import Ids, challenges, claims, grants, insert_rows
+from ledger.store.driver import Ids, challenges, claims, grants, insert_rows, one_of, reliability
 
 _GRANTS = select(grants.c.actor, grants.c.role).where(grants.c.scope == bindparam("scope"))
 _ASSERTER = select(claims.c.actor, claims.c.scope).where(claims.c.id == bindparam("id"))
@@ -66,3 +66,33 @@ def resolve_challenge(connection: Connection, challenge_id: int, *, outcome: str
     """Close a challenge with its outcome."""
     connection.execute(update(challenges).where(challenges.c.id == challenge_id).values(
         resolved_at=now, resolved_by=actor, outcome=outcome))
+
+
+# ------------------------------------------------------------------------------ source reliability
+
+_RATINGS = (
+    select(reliability.c.scope, reliability.c.source_id, reliability.c.publisher, reliability.c.rating)
+    .where(one_of(reliability.c.scope, "scopes")).order_by(reliability.c.id)
+)
+
+
+def insert_rating(connection: Connection, ids: Ids, *, scope: str, source_id: int | None, publisher: str | None,
+                  rating: float, actor: str | None, now: datetime) -> None:
+    """Rate a source or a publisher in ``scope``."""
+    insert_rows(connection, reliability, [{"id": ids.take(reliability), "scope": scope, "source_id": source_id,
+                                           "publisher": publisher, "rating": rating, "actor": actor,
+                                           "recorded_at": now}])
+
+
+def ratings(connection: Connection, scopes: Iterable[str]) -> tuple[dict[int, float], dict[tuple[str, str], float]]:
+    """The newest ratings of the scopes: by source id, and by (scope, publisher)."""
+    by_source: dict[int, float] = {}
+    by_publisher: dict[tuple[str, str], float] = {}
+    wanted = sorted(set(scopes))
+    if wanted:
+        for scope, source_id, publisher, rating in connection.execute(_RATINGS, {"scopes": wanted}):
+            if source_id is not None:
+                by_source[source_id] = rating
+            elif publisher is not None:
+                by_publisher[(scope, publisher)] = rating
+    return by_source, by_publisher

@@ -57,6 +57,7 @@ policy_settings: Table = model.PolicySetting.__table__  # type: ignore[attr-defi
 policy_decisions: Table = model.PolicyDecisionRow.__table__  # type: ignore[attr-defined]
 grants: Table = model.Grant.__table__  # type: ignore[attr-defined]
 challenges: Table = model.Challenge.__table__  # type: ignore[attr-defined]
+reliability: Table = model.Reliability.__table__  # type: ignore[attr-defined]
 
 # ---------------------------------------------------------------- lists of values as one parameter
 

@@ -1,5 +1,6 @@
 """write policy settings and decision log; tombstones record who erased and which erasure
 
+Source reliability: ``reliability`` (a rating per source or per publisher, newest holds).
 Authority: ``grants`` (owner / reviewer of a scope) and ``challenges`` (a retraction or
 supersession by an actor without authority in a protected scope, waiting to be resolved).
 The write policy (ledger/policy) is configured per ledger (scope ``*``) and per scope, stored
@@ -80,6 +81,19 @@ def upgrade() -> None:
     )
     with op.batch_alter_table('challenges', schema=None) as batch_op:
         batch_op.create_index('ix_challenges_scope', ['scope', 'id'], unique=False)
+    op.create_table('reliability',
+    sa.Column('id', sa.Integer(), nullable=False),
+    sa.Column('scope', sa.String(length=200), nullable=False),
+    sa.Column('source_id', sa.Integer(), nullable=True),
+    sa.Column('publisher', sa.Text(), nullable=True),
+    sa.Column('rating', sa.Float(), nullable=False),
+    sa.Column('actor', sa.Text(), nullable=True),
+    sa.Column('recorded_at', ledger.model.UTCTime(), nullable=False),
+    sa.ForeignKeyConstraint(['source_id'], ['sources.id'], name=op.f('fk_reliability_source_id_sources')),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_reliability'))
+    )
+    with op.batch_alter_table('reliability', schema=None) as batch_op:
+        batch_op.create_index('ix_reliability_scope', ['scope', 'id'], unique=False)
     with op.batch_alter_table('tombstones', schema=None) as batch_op:
         batch_op.add_column(sa.Column('actor', sa.Text(), nullable=True))
         batch_op.add_column(sa.Column('erasure_id', sa.Integer(), nullable=True))
@@ -89,6 +103,9 @@ def downgrade() -> None:
     with op.batch_alter_table('tombstones', schema=None) as batch_op:
         batch_op.drop_column('erasure_id')
         batch_op.drop_column('actor')
+    with op.batch_alter_table('reliability', schema=None) as batch_op:
+        batch_op.drop_index('ix_reliability_scope')
+    op.drop_table('reliability')
     with op.batch_alter_table('challenges', schema=None) as batch_op:
         batch_op.drop_index('ix_challenges_scope')
     op.drop_table('challenges')
