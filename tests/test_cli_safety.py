@@ -36,6 +36,8 @@ def test_quarantine_promote_and_erase_from_the_command_line(tmp_path: Path) -> N
     assert code == 2 and "--reason" in err
     code, out, _ = run("erase", "--source", str(page.id), "--reason", "request 88", "--actor", "dpo", "--db", db, "--json")
     erased = json.loads(out)
-    assert code == 0 and erased["sources"] == [page.id] and planted.id in erased["claims"]
+    assert code == 0 and page.id in erased["sources"] and len(erased["sources"]) == 2  # and its promoted copy
+    assert planted.id in erased["claims"]
+    assert b"head office to Lisbon" not in Path(db).read_bytes()  # the promoted copy went with it
     with Ledger.open(db) as ledger:
         assert ledger.source(page.id).text == "" and [t.reason for t in ledger.tombstones()][0] == "request 88"
