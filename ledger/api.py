@@ -23,6 +23,7 @@ from ledger import (
     validate,
     views,
 )
+from ledger.authority import apply_or_challenge
 from ledger.check import CheckReport
 from ledger.claims import status as lifecycle
 from ledger.claims.draft import ClaimDraft, drafts
@@ -246,9 +247,7 @@ class Ledger(SafetyCalls, Facet):
         return self._status(lifecycle.supersession(old, new, reason=reason, actor=actor))
 
     def _status(self, change: lifecycle.StatusChange) -> Claim:
-        from ledger.authority import apply_or_challenge  # in a scope with grants, changes may wait
-
-        return self._write(lambda connection, now, ids: views.claim_at(
+        return self._write(lambda connection, now, ids: views.claim_at(  # with grants, a change may wait
             connection, apply_or_challenge(connection, change, now=now, ids=ids), now))
 
     def claims(self, subject: EntityRef | None = None, predicate: str | None = None, *, object: EntityRef | None = None,
