@@ -13,6 +13,7 @@ from ledger.agent.records import (
     WorkingNote,
 )
 from ledger.api import Ledger
+from ledger.authority import Challenge
 from ledger.check import CheckReport, Finding
 from ledger.claims.confidence import ConfidenceExplanation, SourceContribution
 from ledger.claims.draft import ClaimDraft
@@ -23,7 +24,6 @@ from ledger.contradictions import (
     SideEvidence,
 )
 from ledger.erasure import Erased, Tombstone
-from ledger.claims.draft import ClaimDraft
 from ledger.errors import (
     AliasConflict,
     BlockedAddress,
@@ -83,6 +83,7 @@ __all__ = [
     "Audit",
     "BlockedAddress",
     "Cause",
+    "Challenge",
     "CheckReport",
     "Citation",
     "Claim",

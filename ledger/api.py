@@ -22,6 +22,7 @@ from ledger import (
     validate,
     views,
 )
+from ledger.authority import apply_or_challenge
 from ledger.check import CheckReport
 from ledger.claims import status as lifecycle
 from ledger.claims.draft import ClaimDraft, drafts
@@ -252,8 +253,8 @@ class Ledger(GraphCalls, AgentCalls, SearchCalls, ContradictionCalls, ReportCall
         return self._status(lifecycle.supersession(old, new, reason=reason, actor=actor))
 
     def _status(self, change: lifecycle.StatusChange) -> Claim:
-        return self._write(lambda connection, now, ids: views.claim_at(
-            connection, lifecycle.apply(connection, change, now=now, ids=ids), now))
+        return self._write(lambda connection, now, ids: views.claim_at(  # with grants, a change may wait
+            connection, apply_or_challenge(connection, change, now=now, ids=ids), now))
 
     def claims(self, subject: EntityRef | None = None, predicate: str | None = None, *, object: EntityRef | None = None,
                valid_at: TimeInput | None = None, known_at: TimeInput | None = None,

@@ -377,6 +377,55 @@ class PolicyDecisionRow(Table, table=True):
     recorded_at: datetime = _time(nullable=False)
 
 
+class Grant(Table, table=True):
+    """A role an actor holds in a scope (owner or reviewer); a scope with grants is protected."""
+
+    __tablename__ = "grants"
+    __table_args__ = (Index("ix_grants_scope", "scope"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    scope: str = Field(sa_column=Column(String(200), nullable=False))
+    actor: str = Field(sa_column=Column(Text, nullable=False))
+    role: str = Field(sa_column=Column(String(16), nullable=False))
+    granted_by: str | None = Field(default=None, sa_column=Column(Text))
+    recorded_at: datetime = _time(nullable=False)
+
+
+class Challenge(Table, table=True):
+    """A retraction or supersession asked for by an actor without authority in a protected scope,
+    waiting for an owner or reviewer; the claim keeps its status meanwhile."""
+
+    __tablename__ = "challenges"
+    __table_args__ = (Index("ix_challenges_scope", "scope", "id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    scope: str = Field(sa_column=Column(String(200), nullable=False))
+    claim_id: int = Field(sa_column=Column(Integer, ForeignKey("claims.id"), nullable=False))
+    status: str = Field(sa_column=Column(String(16), nullable=False))  #: the status asked for
+    superseded_by: int | None = Field(default=None, sa_column=Column(Integer, ForeignKey("claims.id")))
+    reason: str | None = Field(default=None, sa_column=Column(Text))
+    actor: str | None = Field(default=None, sa_column=Column(Text))
+    recorded_at: datetime = _time(nullable=False)
+    resolved_at: datetime | None = _time()
+    resolved_by: str | None = Field(default=None, sa_column=Column(Text))
+    outcome: str | None = Field(default=None, sa_column=Column(String(16)))
+
+
+class Reliability(Table, table=True):
+    """How far a source or a publisher is to be believed (0 to 1); the newest rating holds."""
+
+    __tablename__ = "reliability"
+    __table_args__ = (Index("ix_reliability_scope", "scope", "id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    scope: str = Field(sa_column=Column(String(200), nullable=False))
+    source_id: int | None = Field(default=None, sa_column=Column(Integer, ForeignKey("sources.id")))
+    publisher: str | None = Field(default=None, sa_column=Column(Text))
+    rating: float = Field(sa_column=Column(Float, nullable=False))
+    actor: str | None = Field(default=None, sa_column=Column(Text))
+    recorded_at: datetime = _time(nullable=False)
+
+
 class ClockState(Table, table=True):
     """One row: the last system time written, so the clock never runs backwards.
 

@@ -22,6 +22,7 @@ from ledger.records import (
     Source,
     StaleEvidence,
 )
+from ledger.reliability import rated_facts
 from ledger.timeline import TimeInput
 from ledger.validate import EntityRef
 
@@ -92,7 +93,7 @@ def confidence_of(connection: Connection, stored: float, source_ids: Collection[
                   weights: Mapping[int, float] | None = None) -> ConfidenceExplanation:
     """Why a claim backed by these sources has its confidence (``weights``: each source's, by
     default its trust's)."""
-    facts = store.source_facts(connection, source_ids)
+    facts = rated_facts(connection, store.source_facts(connection, source_ids))
     chosen = {s: source_weight(facts[s]) for s in source_ids} if weights is None else dict(weights)
     value, contributions = from_sources({s: independence_keys(facts, s) for s in source_ids}, chosen)
     return ConfidenceExplanation(from_sources=value, stored=stored,

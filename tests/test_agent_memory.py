@@ -65,9 +65,9 @@ def test_nothing_is_promoted_by_itself_and_other_runs_cannot_promote(ledger: Led
     receipt = ledger.note("run-a", "The user's budget is 3000 PLN.")
     assert ledger.claims() == []
     with pytest.raises(NotFound):
-        ledger.promote(receipt, "user", "budget", value="3000 PLN", run_id="run-b")
+        ledger.promote_note(receipt, "user", "budget", value="3000 PLN", run_id="run-b")
     with pytest.raises(NotFound):
-        ledger.promote(receipt, "user", "budget", value="3000 PLN", scope="other")
+        ledger.promote_note(receipt, "user", "budget", value="3000 PLN", scope="other")
 
 
 def test_bad_arguments_are_refused(ledger: Ledger) -> None:

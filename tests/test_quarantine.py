@@ -84,3 +84,18 @@ def test_only_quarantined_claims_are_promoted(ledger: Ledger) -> None:
         ledger.promote(claim, reason="already trusted")
     with pytest.raises(InvalidInput, match="reason"):
         ledger.promote(claim, reason=" ")
+
+
+def test_an_untrusted_agent_session_writes_only_into_quarantine_with_low_confidence(ledger: Ledger) -> None:
+    ledger.set_policy(untrusted_actors=["web-agent"], actor="admin")
+    with pytest.raises(PolicyViolation, match=r"trust:untrusted-actor.*quarantine:default"):
+        ledger.add_source(text="The museum opens at nine on Sundays.", actor="web-agent")
+    page = ledger.add_source(text="The museum opens at nine on Sundays.", actor="web-agent", trust="untrusted")
+    trusted_page = ledger.add_source(text="The museum opens at ten on Sundays.", actor="curator")
+    with pytest.raises(PolicyViolation, match="trust:untrusted-actor"):
+        ledger.assert_claim("museum", "opens", value="10:00", evidence=ledger.cite(trusted_page, "opens at ten"),
+                            actor="web-agent")
+    claim = ledger.assert_claim("museum", "opens", value="09:00", evidence=ledger.cite(page, "opens at nine"),
+                                actor="web-agent", confidence=0.95, scope="quarantine:default")
+    assert claim.scope == "quarantine:default" and claim.confidence == 0.2
+    assert ledger.policy().untrusted_actors == ("web-agent",)

@@ -147,7 +147,7 @@ def promote(ledger: Ledger, args: dict[str, Any], scope: str, actor: str | None)
         for name in (args["subject"], args.get("object")):
             if name is not None:
                 _known_name(ledger, name, scope)
-    return ledger.promote(args["note_id"], args["subject"], args["predicate"], args.get("object"),
+    return ledger.promote_note(args["note_id"], args["subject"], args["predicate"], args.get("object"),
                           value=args.get("value"), quote=args.get("quote"), valid_from=args.get("valid_from"),
                           valid_until=args.get("valid_until"), run_id=args["run_id"], actor=actor, scope=scope,
                           create_entities=bool(args.get("create_entities", False)))

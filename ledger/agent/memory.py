@@ -153,7 +153,7 @@ class Session:
                 valid_until: TimeInput | None = None, qualifiers: Mapping[str, Any] | None = None,
                 confidence: float | None = None) -> Any:
         """Make a durable claim from one of this run's notes (its evidence: the note's turn)."""
-        return self.ledger.promote(note, subject, predicate, object, value=value, quote=quote, valid_from=valid_from,
+        return self.ledger.promote_note(note, subject, predicate, object, value=value, quote=quote, valid_from=valid_from,
                                    valid_until=valid_until, qualifiers=qualifiers, confidence=confidence,
                                    run_id=self.run_id, actor=self.actor, scope=self.scope)
 

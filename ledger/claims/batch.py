@@ -13,10 +13,15 @@ from typing import Any
 from sqlalchemy import Connection
 
 from ledger import store
+from ledger.claims.confidence import from_sources, noisy_or, source_weight
 from ledger.claims.draft import Prepared
 from ledger.claims.intervals import Interval
-from ledger.claims.confidence import from_sources, noisy_or, source_weight
-from ledger.claims.provenance import SourceFacts, document, independence_keys, independent_sources
+from ledger.claims.provenance import (
+    SourceFacts,
+    document,
+    independence_keys,
+    independent_sources,
+)
 from ledger.claims.rules import (
     Change,
     Decision,
@@ -109,6 +114,7 @@ def create(
     batch.versions[claim_id] = claim
     batch.evidence.extend((claim_id, citation, item.actor) for citation in item.citations)
     return claim
+
 
 
 def corroborate(batch: Batch, target: Live, item: Prepared, facts: SourceFacts) -> None:

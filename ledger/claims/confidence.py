@@ -69,9 +69,18 @@ def noisy_or(weights: Iterable[float]) -> float:
     return 1.0 - doubt
 
 
+def weight(trust: str, reliability: float | None = None) -> float:
+    """A source's weight: its reliability rating when it has one (``ledger.reliability``; for an
+    untrusted source a third of it, at most the untrusted default), else its trust's."""
+    trusted = trust == "trusted"
+    if reliability is None:
+        return TRUST_WEIGHT["trusted" if trusted else "untrusted"]
+    return float(reliability) if trusted else min(TRUST_WEIGHT["untrusted"], float(reliability) / 3)
+
+
 def source_weight(fact: Mapping[str, Any]) -> float:
-    """A source's default weight: by its trust (``TRUST_WEIGHT``)."""
-    return TRUST_WEIGHT["trusted" if fact["trust"] == "trusted" else "untrusted"]
+    """The weight of a stored source, from its row of facts (trust, and reliability if rated)."""
+    return weight(fact["trust"], fact.get("reliability"))
 
 
 def from_sources(

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from ledger.claims.confidence import TRUST_WEIGHT, noisy_or
+from ledger.claims.confidence import TRUST_WEIGHT, noisy_or, weight
 from ledger.claims.intervals import Interval, hull, surely_overlap, touches
 from ledger.claims.provenance import Document, corrects, same_documents
 from ledger.records import Cause, CauseKind, ClaimId, EffectKind
@@ -289,9 +289,10 @@ def combine_confidence(current: float, added: float) -> float:
     return noisy_or((current, added))
 
 
-def default_confidence(trusts: Iterable[str]) -> float:
-    """The confidence of an assertion that names none: by the trust of its best source."""
-    return DEFAULT_CONFIDENCE["trusted" if "trusted" in trusts else "untrusted"]
+def default_confidence(trusts: Iterable[str], reliability: float | None = None) -> float:
+    """The confidence of an assertion that names none: the weight of its best source (by trust,
+    or by its reliability rating when rated; ``confidence.weight``)."""
+    return weight("trusted" if "trusted" in trusts else "untrusted", reliability)
 
 
 def promoted(status: str, independent: int) -> str:

@@ -43,6 +43,7 @@ from ledger.claims.vocabulary import definitions as predicate_definitions
 from ledger.claims.vocabulary import resolve_names
 from ledger.errors import InvalidInput, NotFound
 from ledger.records import Cause, Citation, ClaimId, EffectKind
+from ledger.reliability import rated_facts
 from ledger.timeline import Instant, Precision, overlaps
 
 UNCONTESTED = Decision()
@@ -69,6 +70,7 @@ def _write_claims(
     names = resolve_names(connection, {(p.scope, p.predicate) for p in prepared})
     for item in prepared:  # "P6", "mayor" and "head of government" are stored as the last
         item.predicate = names[(item.scope, item.predicate)]
+    facts = rated_facts(connection, facts)  # source and publisher reliability feed the confidence
     definitions = predicate_definitions(connection, {(p.scope, p.predicate) for p in prepared})
     _check_predicate_kinds(prepared, definitions)
     live = load_standing(connection, prepared, facts)

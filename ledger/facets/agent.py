@@ -54,7 +54,7 @@ class AgentCalls(Facet):
         run_id, scope, now = memory.check_run_id(run_id), check_scope(scope), self.now()
         return self._read(lambda connection: memory.live_notes(connection, scope=scope, run_id=run_id, now=now))
 
-    def promote(self, note: NoteReceipt | WorkingNote | int, subject: str, predicate: str, object: str | None = None,
+    def promote_note(self, note: NoteReceipt | WorkingNote | int, subject: str, predicate: str, object: str | None = None,
                 *, value: Any = None, quote: str | None = None, valid_from: TimeInput | None = None,
                 valid_until: TimeInput | None = None, qualifiers: Mapping[str, Any] | None = None,
                 confidence: float | None = None, run_id: str | None = None, actor: str | None = None,

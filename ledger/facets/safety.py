@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger import erasure, quarantine, validate, views
+from ledger import authority, erasure, quarantine, store, validate, views
 from ledger.errors import InvalidInput
 from ledger.facets.base import Facet
 from ledger.policy.config import LEDGER_WIDE, PolicyConfig, check_settings, effective
@@ -82,3 +82,60 @@ class SafetyCalls(Facet):
         """What erasures removed in ``scope`` (and its quarantine): ids, reason, actor, time; never content."""
         scope = check_scope(scope)
         return self._read(lambda connection: erasure.tombstones(connection, scope))
+
+    def grant(self, actor: str, role: str, *, scope: str = "default", granted_by: str | None = None) -> None:
+        """Make ``actor`` an owner or reviewer of ``scope``; a scope with grants protects its claims."""
+        from ledger.authority import check_role
+        from ledger.store.authority_rows import insert_grant
+
+        checked_role, scope = check_role(role), check_scope(scope)
+        name, by = validate.check_actor(actor), validate.check_actor(granted_by)
+        if name is None:
+            raise InvalidInput("grant() needs the actor's name")
+        self._write(lambda connection, now, ids: insert_grant(
+            connection, ids, scope=scope, actor=name, role=checked_role, granted_by=by, now=now))
+
+    def challenges(self, scope: str = "default") -> list[authority.Challenge]:
+        """Retractions and supersessions asked for without authority in ``scope``, waiting or resolved."""
+        from ledger.store.authority_rows import challenge_rows
+
+        scope = check_scope(scope)
+        return self._read(lambda connection: [authority.challenge(r) for r in challenge_rows(connection, scope)])
+
+    def resolve_challenge(self, challenge: int, *, accept: bool, actor: str, reason: str | None = None
+                          ) -> authority.Challenge:
+        """Accept (the change is made) or reject a challenge; only an owner or reviewer of its scope may."""
+        if isinstance(challenge, bool) or not isinstance(challenge, int):
+            raise InvalidInput(f"challenge must be a challenge id, not {challenge!r:.40}")
+        name = validate.check_actor(actor)
+        return self._write(lambda connection, now, ids: authority.resolve(
+            connection, ids, now, challenge, accept=bool(accept), actor=name, reason=reason))
+
+    def rate(self, *, reliability: float | str, source: SourceRef | None = None, publisher: str | None = None,
+             scope: str = "default", actor: str | None = None) -> float:
+        """Rate a source or a publisher (0 to 1, or "primary", "record", "blog", "anonymous"); returns the rating."""
+        from ledger.reliability import check_rating
+        from ledger.store.authority_rows import insert_rating
+
+        rating, scope, actor = check_rating(reliability), check_scope(scope), validate.check_actor(actor)
+        if (source is None) == (publisher is None):
+            raise InvalidInput("rate() takes exactly one of source= or publisher=")
+        source_id = validate.source_id(source) if source is not None else None
+        if publisher is not None and (not isinstance(publisher, str) or not publisher.strip()):
+            raise InvalidInput("publisher must be a publisher's name as the sources give it")
+
+        def write(connection: Any, now: Any, ids: Any) -> float:
+            if source_id is not None:
+                scope_of = store.source_row(connection, source_id)["scope"]
+            insert_rating(connection, ids, scope=scope_of if source_id is not None else scope, source_id=source_id,
+                          publisher=publisher, rating=rating, actor=actor, now=now)
+            return rating
+
+        return self._write(write)
+
+    def reliability(self, source: SourceRef) -> float | None:
+        """The rating that holds for a source (its own, else its publisher's), or None when unrated."""
+        from ledger.reliability import source_reliability
+
+        source_id = validate.source_id(source)
+        return self._read(lambda connection: source_reliability(connection, store.source_row(connection, source_id)))

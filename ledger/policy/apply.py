@@ -19,7 +19,15 @@ from ledger.claims.values import MAX_QUALIFIER_DEPTH
 from ledger.errors import PolicyViolation
 from ledger.ingest.base import SourceDraft
 from ledger.policy.config import LEDGER_WIDE, PolicyConfig, effective
-from ledger.policy.decide import PolicyDecision, Screened, low_confidence, refusal_message, screen
+from ledger.policy.decide import (
+    QUARANTINE_CONFIDENCE,
+    PolicyDecision,
+    Screened,
+    low_confidence,
+    refusal_message,
+    screen,
+    untrusted_actor,
+)
 from ledger.store import Ids
 from ledger.store.policy_rows import insert_decisions, policy_layers
 
@@ -113,7 +121,12 @@ def screen_claims(connection: Connection, drafts: Sequence[ClaimDraft], *, now: 
     for index, draft in enumerate(drafts):
         scope, actor = draft.scope if isinstance(draft.scope, str) else "default", draft.actor
         check_confidence(draft.confidence, scope=scope, policies=policies, log=log, actor=actor)
+        if (refusal := untrusted_actor(actor, field="claim", scope=scope, config=policies.config(scope))) is not None:
+            log.refuse(refusal)
         changes: dict[str, Any] = {}
+        if scope.startswith("quarantine:") and isinstance(draft.confidence, (int, float)) \
+                and not isinstance(draft.confidence, bool) and QUARANTINE_CONFIDENCE < draft.confidence <= 1:
+            changes["confidence"] = QUARANTINE_CONFIDENCE  # low confidence in quarantine, whatever was asked
         for name, field in (("value", "claim.value"), ("qualifiers", "claim.qualifiers"),
                             ("subject", "entity.name"), ("object", "entity.name")):
             given = getattr(draft, name)
@@ -142,6 +155,8 @@ def screen_source(connection: Connection, draft: SourceDraft, *, scope: str, now
     """A source draft after the policy of ``scope``: its text (masked in place if redacted, so the
     passages' offsets hold), uri and title screened; PolicyViolation on a refusal."""
     policies, log = Policies(connection, [scope]), Log()
+    if (refusal := untrusted_actor(actor, field="source", scope=scope, config=policies.config(scope))) is not None:
+        log.refuse(refusal)
     text = screen_text(draft.text, field="source.text", scope=scope, policies=policies, log=log, actor=actor)
     changes: dict[str, Any] = {} if text == draft.text else {"text": text}
     for name in ("uri", "title"):

@@ -36,10 +36,14 @@ class PolicyConfig:
     source_pii: Action = "allow"  #: personal data in a source's text (evidence of what a page says)
     source_instructions: Action = "allow"  #: a page quoting an injection is evidence, not a command
     min_confidence: float = 0.0  #: claims asserted with a lower confidence are refused
+    #: actors (agent sessions) whose writes belong in quarantine: refused in a trusted scope
+    untrusted_actors: tuple[str, ...] = ()
 
     def to_settings(self) -> dict[str, object]:
         """The settings as a plain dict (what ``Ledger.set_policy`` takes)."""
-        return dataclasses.asdict(self)
+        settings = dataclasses.asdict(self)
+        settings["untrusted_actors"] = list(self.untrusted_actors)
+        return settings
 
 
 #: in quarantine an instruction is kept and flagged (it is what the quarantine is for), not refused
@@ -57,6 +61,11 @@ def check_settings(settings: Mapping[str, object]) -> dict[str, object]:
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
                 raise InvalidInput(f"min_confidence must be a number from 0 to 1, not {value!r:.40}")
             checked[name] = float(value)
+        elif name == "untrusted_actors":
+            if isinstance(value, str) or not isinstance(value, (list, tuple)) or not all(
+                    isinstance(actor, str) and actor.strip() for actor in value):
+                raise InvalidInput(f"untrusted_actors must be a list of actor names, not {value!r:.60}")
+            checked[name] = tuple(value)
         elif value not in ACTIONS:
             raise InvalidInput(f"policy setting {name} must be one of {', '.join(ACTIONS)}; got {value!r:.40}")
         else:

@@ -71,6 +71,10 @@ def low_confidence(confidence: float | None, *, field: str, scope: str, config: 
 
 def refusal_message(decision: PolicyDecision) -> str:
     """The PolicyViolation message for a refusing decision (the text itself is never repeated)."""
+    if decision.rule == "trust:untrusted-actor":
+        return (f"refused by the write policy ({decision.rule}): actor {decision.actor!r} is untrusted in scope "
+                f"{decision.scope!r}; its sources and claims go to quarantine:{decision.scope} "
+                f"(trust='untrusted', scope='quarantine:{decision.scope}') until someone promotes them")
     if decision.rule == "confidence:min":
         return f"refused by the write policy ({decision.rule}): the confidence is below the minimum of scope " \
                f"{decision.scope!r}"
@@ -83,3 +87,15 @@ def refusal_message(decision: PolicyDecision) -> str:
     }.get(category, "")
     return (f"refused by the write policy ({decision.rule}) in {decision.field} at characters {start}-{end}"
             f" of scope {decision.scope!r}: {hint}")
+
+
+#: the highest confidence a claim in a quarantine scope may have (the untrusted default)
+QUARANTINE_CONFIDENCE = 0.2
+
+
+def untrusted_actor(actor: str | None, *, field: str, scope: str, config: PolicyConfig) -> PolicyDecision | None:
+    """A refusal when an actor marked untrusted writes outside quarantine, else None."""
+    if actor is None or actor not in config.untrusted_actors or scope.startswith("quarantine:"):
+        return None
+    return PolicyDecision(scope=scope, field=field, rule="trust:untrusted-actor", action="refuse", span=(0, 0),
+                          actor=actor)

@@ -267,8 +267,15 @@ _SQUEEZED = {
     "reveal-system-prompt": ("revealthesystemprompt", "revealyoursystemprompt", "printyoursystemprompt"),
     "hide-from-user": ("donottelltheuser", "donttelltheuser"),
 }
-_INSTRUCTION = re.compile("|".join(
-    f"(?P<i{index}>{pattern})" for index, pattern in enumerate(p for group in _INSTRUCTIONS.values() for p in group)))
+
+
+@cache
+def _instruction_pattern() -> re.Pattern[str]:
+    """All instruction patterns as one (compiled on first use: ~80 ms that ``import ledger`` need not pay)."""
+    return re.compile("|".join(f"(?P<i{index}>{pattern})" for index, pattern in
+                               enumerate(p for group in _INSTRUCTIONS.values() for p in group)))
+
+
 _INSTRUCTION_KINDS = tuple(kind for kind, group in _INSTRUCTIONS.items() for _ in group)
 #: words (folded) without one of which no instruction pattern can match: the patterns run only then
 _INSTRUCTION_STEMS = (
@@ -295,7 +302,7 @@ def find_instructions(text: str) -> list[Finding]:
     found: list[Finding] = []
     if _INSTRUCTION_STEM.search(folded.text) is not None:
         found = [Finding("instruction", _INSTRUCTION_KINDS[int(m.lastgroup[1:]) if m.lastgroup else 0],
-                         *folded.span(m.start(), m.end())) for m in _INSTRUCTION.finditer(folded.text)]
+                         *folded.span(m.start(), m.end())) for m in _instruction_pattern().finditer(folded.text)]
     if not found and folded.text.count(" ") * 3 > len(folded.text):  # letter-spaced?
         letters = _NOT_LETTERS.sub("", folded.text)
         for kind, phrases in _SQUEEZED.items():

@@ -58,6 +58,9 @@ clock: Table = model.ClockState.__table__  # type: ignore[attr-defined]
 tombstones: Table = model.Tombstone.__table__  # type: ignore[attr-defined]
 policy_settings: Table = model.PolicySetting.__table__  # type: ignore[attr-defined]
 policy_decisions: Table = model.PolicyDecisionRow.__table__  # type: ignore[attr-defined]
+grants: Table = model.Grant.__table__  # type: ignore[attr-defined]
+challenges: Table = model.Challenge.__table__  # type: ignore[attr-defined]
+reliability: Table = model.Reliability.__table__  # type: ignore[attr-defined]
 
 # ---------------------------------------------------------------- lists of values as one parameter
 

@@ -47,10 +47,17 @@ def claim_identity(connection: Connection, claim_id: int) -> Mapping[Any, Any]:
     return row
 
 
+_SAME_BYTES = select(sources.c.id).where(one_of(sources.c.scope, "scopes"), sources.c.content_hash == bindparam("hash"))
+_HASH_AND_SCOPE = select(sources.c.content_hash, sources.c.scope).where(sources.c.id == bindparam("id"))
+
+
 def source_family(connection: Connection, source_id: int) -> list[int]:
-    """A source and the revisions that follow it directly, and theirs, and so on."""
+    """A source, the revisions that follow it (and theirs), and the copies of the same bytes that
+    promotion made between a scope and its quarantine (and their revisions)."""
     found: list[int] = []
-    todo = [source_id]
+    content_hash, scope = connection.execute(_HASH_AND_SCOPE, {"id": source_id}).one()
+    pair = [scope, scope.removeprefix("quarantine:"), f"quarantine:{scope.removeprefix('quarantine:')}"]
+    todo = [row[0] for row in connection.execute(_SAME_BYTES, {"scopes": pair, "hash": content_hash})] or [source_id]
     while todo:
         current = todo.pop()
         if current in found:
