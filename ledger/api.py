@@ -10,18 +10,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from ledger import (
-    db,
-    documents,
-    files,
-    naming,
-    reads,
-    sources,
-    stats,
-    store,
-    validate,
-    views,
-)
+from ledger import db, documents, files, naming, reads, sources, stats, store, validate, views
 from ledger.check import CheckReport
 from ledger.claims import status as lifecycle
 from ledger.claims.draft import ClaimDraft, drafts
