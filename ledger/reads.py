@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
 from typing import Any
@@ -19,7 +19,8 @@ from sqlalchemy.sql.functions import FunctionElement
 
 from ledger import queries, store
 from ledger.claims.values import decode_value
-from ledger.claims.vocabulary import resolve_name
+from ledger.claims.vocabulary import EVERY_SCOPE
+from ledger.interchange.vocabulary import shipped_name
 from ledger.entities import normalize_name
 from ledger.timeline import in_window
 from ledger.model import UTCTime
@@ -120,6 +121,17 @@ def _evidence_ids(all_versions: bool) -> Any:
     )
 
 
+_aliases = store.predicate_aliases
+#: The predicate a name is an alias of in the read's scope, else in every scope (""), else NULL;
+#: one lookup in the read's own statement, so a read stays one statement.
+_PREDICATE_ALIAS = (
+    select(_aliases.c.predicate)
+    .where(or_(_aliases.c.scope == bindparam("scope"), _aliases.c.scope == EVERY_SCOPE),
+           _aliases.c.normalized == bindparam("predicate_normalized"))
+    .order_by(_aliases.c.scope.desc()).limit(1).scalar_subquery()
+)
+
+
 @cache
 def _claims_statement(shape: tuple[Any, ...], *, by_ids: bool = False) -> Select[Any]:
     """The claims statement of a filter shape; ``by_ids`` for one that adds an id filter, which
@@ -154,8 +166,8 @@ def _claims_statement(shape: tuple[Any, ...], *, by_ids: bool = False) -> Select
             merged = and_(merged, store.entities.c.merged_at <= bindparam("known_at", type_=UTCTime()))
         members = select(store.entities.c.id).where(or_(store.entities.c.id == root, merged))
         statement = statement.where(column.in_(members))
-    if has_predicate:
-        statement = statement.where(_c.c.predicate == bindparam("predicate"))
+    if has_predicate:  # any name of it: "P6", "mayor", "head of government" (claims.vocabulary)
+        statement = statement.where(_c.c.predicate == func.coalesce(_PREDICATE_ALIAS, bindparam("predicate")))
     if not all_versions:
         known = bindparam("known_at", type_=UTCTime())
         statement = statement.where(
@@ -189,8 +201,6 @@ def _mode(ref: int | str | None) -> str | None:
 
 def find_claims(connection: Connection, query: Filter, *, now: datetime) -> list[Claim]:
     """Claims matching ``query``: each in the version the ledger held at ``known_at``."""
-    if query.predicate is not None:  # any name of the predicate: "P6", "mayor", "head of government"
-        query = replace(query, predicate=resolve_name(connection, query.scope, query.predicate))
     if query.during is not None:
         time_mode = "during"
     elif query.all_versions and query.valid_at is None:
@@ -207,7 +217,8 @@ def find_claims(connection: Connection, query: Filter, *, now: datetime) -> list
         elif ref is not None:
             params[f"{kind}_id"] = ref
     if query.predicate is not None:
-        params["predicate"] = query.predicate
+        params["predicate"] = shipped_name(query.predicate) or query.predicate
+        params["predicate_normalized"] = normalize_name(query.predicate)
     if time_mode == "at":
         params["valid_at"] = query.valid_at or now
     elif time_mode == "during" and query.during is not None:

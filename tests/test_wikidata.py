@@ -227,3 +227,27 @@ def test_the_command_line_imports_and_lists_predicates(tmp_path: Path) -> None:
     assert {"P6", "mayor"} <= set(next(p for p in json.loads(out) if p["name"] == "head of government")["aliases"])
     code, _, err = run("import", "rdf", str(BIELEFELD), "--json", "--db", db)
     assert code == 2 and json.loads(err)["error"] == "InvalidInput"
+
+
+@pytest.mark.parametrize(("time", "precision", "start", "end"), [
+    ("+1994-00-00T00:00:00Z", 9, "1994", "1995"),            # an end of 1994: valid until 1995-01-01
+    ("+2014-04-02T00:00:00Z", 11, "2014-04-02", "2014-04-03"),  # day precision: until the next day
+    ("+2014-12-00T00:00:00Z", 10, "2014-12", "2015-01"),      # month precision
+    ("+1990-00-00T00:00:00Z", 8, "1990", "1991"),             # a decade counts as its year
+])
+def test_inclusive_ends_become_half_open(time: str, precision: int, start: str, end: str) -> None:
+    from ledger.interchange.wikidata import _bound
+
+    value = {"time": time, "precision": precision}
+    assert (_bound(value, end=False).text, _bound(value, end=True).text) == (start, end)  # type: ignore[union-attr]
+
+
+def test_bounds_outside_the_calendar_are_kept_as_qualifiers() -> None:
+    from ledger.interchange.wikidata import plan_entity
+
+    statement = {"id": "Q9$x", "rank": "normal", "mainsnak": {"snaktype": "value", "property": "P31",
+                 "datavalue": {"type": "wikibase-entityid", "value": {"id": "Q5"}}},
+                 "qualifiers": {"P580": [{"snaktype": "value", "property": "P580", "datavalue": {
+                     "type": "time", "value": {"time": "-0044-03-15T00:00:00Z", "precision": 11}}}]}}
+    [planned] = plan_entity({"id": "Q9", "claims": {"P31": [statement]}}).statements
+    assert planned.valid_from is None and planned.qualifiers == {"P580": "-0044-03-15T00:00:00Z"}

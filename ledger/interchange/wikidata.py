@@ -18,6 +18,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 from pathlib import Path
 from typing import IO, Any
 
@@ -90,9 +91,7 @@ class EntityPlan:
         parts, at = [header], len(header)
         lines: list[tuple[int, int]] = []
         references: list[list[tuple[int, int]]] = []
-        for statement in self.statements:
-            parts.append("\n")
-            at += 1
+        for statement in self.statements:  # one paragraph: a passage a statement cost a row each
             lines.append((at, at + len(statement.line)))
             parts.append(statement.line + "\n")
             at += len(statement.line) + 1
@@ -103,7 +102,7 @@ class EntityPlan:
                 at += len(reference) + 1
             references.append(spans)
         if not self.statements:
-            parts.append(f"\n{self.id}: no statements\n")
+            parts.append(f"{self.id}: no statements\n")
         return "".join(parts), lines, references
 
 
@@ -343,11 +342,26 @@ def _day(snak: Mapping[str, Any]) -> date | None:
 
 
 def _bound(value: Mapping[str, Any], *, end: bool, starts: set[date | None] = frozenset()) -> Bound | None:  # type: ignore[assignment]
+    """A Wikidata time as a bound at its precision; see :func:`_bound_of`."""
+    time, precision = value.get("time"), value.get("precision", 11)
+    if not isinstance(time, str) or not isinstance(precision, int):
+        return None
+    bound = _bound_of(time, precision, end)
+    if end and bound is not None and bound.precision == "day" and starts:
+        day = date.fromisoformat(bound.text) - timedelta(days=1)
+        if day in starts:
+            return Bound(day.isoformat(), "day")
+    return bound
+
+
+@lru_cache(maxsize=65536)
+def _bound_of(time: str, precision: int, end: bool) -> Bound | None:
     """A Wikidata time as a bound at its precision (year, month, day; coarser ones as a year).
     An end is inclusive in Wikidata, so it becomes the start of the next unit: an end of 1994
-    is valid until 1995, of 2014-04-02 (day precision) until 2014-04-03, except on a day
-    another statement of the property starts (the transition day goes to the new value)."""
-    parts = _parts(value)
+    is valid until 1995, of 2014-04-02 (day precision) until 2014-04-03. (``_bound`` keeps an
+    end on a day another statement of the property starts: the transition day goes to the new
+    value.)"""
+    parts = _parts({"time": time, "precision": precision})
     if parts is None:
         return None
     year, month, day, precision = parts
@@ -361,8 +375,11 @@ def _bound(value: Mapping[str, Any], *, end: bool, starts: set[date | None] = fr
         if end:
             year, month = (year + 1, 1) if month == 12 else (year, month + 1)
         return Bound(f"{year:04d}-{month:02d}", "month") if year <= 9999 else None
-    moment = date(year, month, day)
-    if end and moment not in starts:
+    try:
+        moment = date(year, month, day)
+    except ValueError:  # "1994-02-30"
+        return None
+    if end:
         if moment == date.max:
             return None
         moment += timedelta(days=1)
