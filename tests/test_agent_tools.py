@@ -120,8 +120,10 @@ def test_contradictions_ingest_search_and_history(ledger: Ledger) -> None:
                                        "source": {"text": f"The ferry leaves at {time}.", "title": title},
                                        "create_entities": True})
     found = call_tool(ledger, "contradictions", {})["result"]
-    assert sorted(c["claim"]["value"] for c in found) == ["9:00", "9:30"]
-    assert all(c["other_side"] for c in found)
+    [conflict] = found  # one contradiction, both sides named, each with its quote and source
+    assert conflict["kind"] == "functional-overlap" and conflict["id"].startswith("overlap:")
+    assert sorted(side["claim"]["value"] for side in conflict["sides"]) == ["9:00", "9:30"]
+    assert sorted(side["evidence"][0]["title"] for side in conflict["sides"]) == ["A", "B"]
     ingested = call_tool(ledger, "ingest", {"text": "Ferries stop in winter.", "title": "Notice"})["result"]
     assert ingested["title"] == "Notice" and "text" not in ingested
     assert call_tool(ledger, "search", {"text": "winter"})["result"][0]["source_id"] == ingested["id"]

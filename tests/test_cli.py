@@ -255,7 +255,12 @@ def test_demo_refuses_a_ledger_where_someone_confirmed_a_demo_claim(tmp_path: Pa
 
 
 def test_every_command_takes_json_and_db() -> None:
-    for name, command in get_command(app).commands.items():  # type: ignore[attr-defined]
+    commands = list(get_command(app).commands.items())  # type: ignore[attr-defined]
+    while commands:
+        name, command = commands.pop()
+        if hasattr(command, "commands"):  # a group (ledger graph, ledger import): each of its commands
+            commands.extend((f"{name} {sub}", c) for sub, c in command.commands.items())
+            continue
         options = {option for parameter in command.params for option in parameter.opts}
         assert {"--json", "--db"} <= options, name
 

@@ -127,13 +127,8 @@ def contradictions(ledger: Ledger, args: dict[str, Any], scope: str, actor: str 
 
 
 def find_contradictions(ledger: Ledger, *, scope: str, subject: str | None, predicate: str | None) -> Any:
-    """The disputed claims with the other side of each. The one place to switch to ``Ledger.contradictions()``."""
-    audits = ledger.audit(subject, predicate, statuses=["disputed"], scope=scope)
-    return [{"claim": audit.claim,
-             "other_side": sorted({link.to_claim_id if link.from_claim_id == audit.claim.id else link.from_claim_id
-                                   for link in audit.links if link.kind == "contradicts"}),
-             "reason": audit.claim.reason}
-            for audit in audits]
+    """The open contradictions: every side with its claim, evidence and sources, and why they conflict."""
+    return ledger.contradictions(scope=scope, subject=subject, predicate=predicate)
 
 
 def note(ledger: Ledger, args: dict[str, Any], scope: str, actor: str | None) -> Any:

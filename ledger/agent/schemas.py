@@ -81,7 +81,8 @@ TOOLS: list[dict[str, Any]] = [
      "parameters": {"type": "object", "properties": {"claim_id": _CLAIM_ID},
                     "required": ["claim_id"], "additionalProperties": False}},
     {"name": "contradictions",
-     "description": "Claims in an unresolved conflict (disputed), each with the other side.",
+     "description": "Open contradictions: every side (claim, evidence excerpt, source) and why they conflict "
+                    "(functional-overlap, contradicting-evidence, open-dispute). Pass id to a person to resolve.",
      "parameters": {"type": "object", "properties": {"subject": {**_NAME}, "predicate": {**_NAME}},
                     "additionalProperties": False}},
     {"name": "note",

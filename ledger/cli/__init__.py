@@ -1,8 +1,8 @@
 """The ``ledger`` command line: parse, make one API call, render. ``--json`` for machines.
 
 Every failure exits non-zero: the LedgerError's exit code (2 bad input or an unreadable
-document, 3 not found, 4 conflict, 5 clock, 6 database, 7 a URL that could not be fetched, 9 a path search out of time), 1 for anything else. Errors are one line on stderr; with
-document, 3 not found, 4 conflict, 5 clock, 6 database, 7 a URL that could not be fetched, 8 refused by the write policy), 1 for anything else. Errors are one line on stderr; with
+document, 3 not found, 4 conflict, 5 clock, 6 database, 7 a URL that could not be fetched, 8 refused by
+the write policy, 9 a path search out of time), 1 for anything else. Errors are one line on stderr; with
 ``--json``, one JSON object ``{"error": <class>, "message": ...}``.
 
 The command line uses only what a program could: ``ledger``'s public names, its records and its
@@ -18,11 +18,11 @@ from ledger.cli.contradictions import contradictions, resolve
 from ledger.cli.demo import demo
 from ledger.cli.graph import ask, graph_app, neighborhood, paths
 from ledger.cli.ingest import ingest
-from ledger.cli.search import search, suggest
-from ledger.cli.report import maintain, report
-from ledger.cli.wikidata import import_, predicates
 from ledger.cli.interchange import export, import_app
+from ledger.cli.report import maintain, report
 from ledger.cli.safety import erase, promote, quarantine
+from ledger.cli.search import search, suggest
+from ledger.cli.wikidata import import_wikidata, predicates
 
 __all__ = ["app", "main"]
 
@@ -45,9 +45,9 @@ app.command()(resolve)
 app.command("add-source")(commands.add_source)
 app.command("assert")(commands.assert_)
 app.command()(ingest)
-app.command("import")(import_)
 app.command()(predicates)
 app.command()(export)
+import_app.command("wikidata")(import_wikidata)
 app.add_typer(import_app)
 app.command()(commands.backup)
 app.command()(commands.restore)

@@ -10,7 +10,13 @@ import typer
 from ledger import Ledger
 from ledger.agent import serve
 from ledger.cli.common import DbOption, JsonOption, ScopeOption, console, fail, opened
-from ledger.cli.render import print_json, show_audit, show_check, show_claims, show_explanation
+from ledger.cli.render import (
+    print_json,
+    show_audit,
+    show_check,
+    show_claims,
+    show_explanation,
+)
 from ledger.errors import InvalidInput, LedgerError
 
 ALL_STATUSES = ("reported", "confirmed", "disputed", "retracted", "superseded")

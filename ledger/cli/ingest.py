@@ -9,7 +9,14 @@ from typing import Annotated, NamedTuple
 
 import typer
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    TextColumn,
+    TimeElapsedColumn,
+)
 
 from ledger import Ledger
 from ledger.cli.common import DbOption, JsonOption, ScopeOption, errors, fail, opened

@@ -9,28 +9,21 @@ import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ledger.cli.common import DbOption, JsonOption, ScopeOption, console, fail, opened
+from ledger.cli.common import DbOption, JsonOption, ScopeOption, console, opened
 from ledger.cli.render import print_json
-from ledger.errors import InvalidInput
-
-#: What ``ledger import`` reads, by the name its first argument gives.
-IMPORT_FORMATS = ("wikidata",)
 
 
-def import_(
-    kind: Annotated[str, typer.Argument(metavar="FORMAT", help=f"What the files hold: {', '.join(IMPORT_FORMATS)}.")],
+def import_wikidata(
     files: Annotated[list[Path], typer.Argument(help="Entity JSON: wbgetentities, one entity, JSON lines, "
                                                      "or a dump (.json, .json.gz, .json.bz2).")],
     scope: ScopeOption = "default",
     as_json: JsonOption = False,
     db: DbOption = None,
 ) -> None:
-    """Import FILES in FORMAT; wikidata: entity JSON, one claim per statement, labels and aliases as names.
+    """Import Wikidata entity JSON: one claim per statement, labels and aliases as names.
 
     Example: ledger import wikidata latest-all.json.bz2 --scope wikidata
     """
-    if kind not in IMPORT_FORMATS:
-        fail(InvalidInput(f"ledger import reads {', '.join(IMPORT_FORMATS)}; got {kind!r}"), as_json=as_json)
     reports = []
     with opened(db, as_json=as_json) as ledger:
         with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[counts]}"),
