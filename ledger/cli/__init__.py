@@ -15,7 +15,7 @@ import typer
 from ledger.cli import commands
 from ledger.cli.demo import demo
 from ledger.cli.ingest import ingest
-from ledger.cli.interchange import export, import_app
+from ledger.cli.interchange import export, import_
 
 __all__ = ["app", "main"]
 
@@ -36,7 +36,7 @@ app.command("add-source")(commands.add_source)
 app.command("assert")(commands.assert_)
 app.command()(ingest)
 app.command()(export)
-app.add_typer(import_app)
+app.command("import")(import_)
 app.command()(commands.backup)
 app.command()(commands.restore)
 app.command()(commands.check)
