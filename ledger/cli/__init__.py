@@ -18,11 +18,11 @@ from ledger.cli.contradictions import contradictions, resolve
 from ledger.cli.demo import demo
 from ledger.cli.graph import ask, graph_app, neighborhood, paths
 from ledger.cli.ingest import ingest
-from ledger.cli.interchange import export, import_app
+from ledger.cli.interchange import export, import_
 from ledger.cli.report import maintain, report
 from ledger.cli.safety import erase, promote, quarantine
 from ledger.cli.search import search, suggest
-from ledger.cli.wikidata import import_wikidata, predicates
+from ledger.cli.wikidata import predicates
 
 __all__ = ["app", "main"]
 
@@ -47,8 +47,7 @@ app.command("assert")(commands.assert_)
 app.command()(ingest)
 app.command()(predicates)
 app.command()(export)
-import_app.command("wikidata")(import_wikidata)
-app.add_typer(import_app)
+app.command("import")(import_)
 app.command()(commands.backup)
 app.command()(commands.restore)
 app.command()(commands.check)

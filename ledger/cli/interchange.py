@@ -1,4 +1,4 @@
-"""``ledger export`` and ``ledger import jsonl``: a scope out to a file and back, with a progress bar."""
+"""``ledger export`` and ``ledger import KIND FILE...``: a scope out to a file and back, with a progress bar."""
 
 from __future__ import annotations
 
@@ -16,16 +16,21 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
-from ledger.cli.common import DbOption, JsonOption, ScopeOption, console, errors, opened
-from ledger.cli.render import print_json
-
-FORMATS = ("jsonl", "turtle", "nquads", "annotations")
-
-import_app = typer.Typer(
-    name="import",
-    help="Read records other tools or ledgers wrote.\n\nExample: ledger import jsonl acme.jsonl --scope restored",
-    no_args_is_help=True,
+from ledger.cli.common import (
+    DbOption,
+    JsonOption,
+    ScopeOption,
+    console,
+    errors,
+    fail,
+    opened,
 )
+from ledger.cli.render import print_json
+from ledger.cli.wikidata import import_wikidata
+from ledger.errors import InvalidInput
+
+#: What ``ledger import`` reads (KIND).
+IMPORT_KINDS = ("jsonl", "wikidata")
 
 
 @contextmanager
@@ -65,19 +70,27 @@ def export(
                       f"to {report.path} ({report.format}): {rows or 'nothing'}")
 
 
-@import_app.command("jsonl")
-def import_jsonl(
-    path: Annotated[Path, typer.Argument(help="A file written by `ledger export` (JSON Lines).")],
+def import_(
+    kind: Annotated[str, typer.Argument(metavar="KIND", help="What the files are: jsonl (a ledger export) or wikidata (entity JSON or a dump).")],
+    files: Annotated[list[Path], typer.Argument(metavar="FILE...", help="The files to read.")],
     scope: Annotated[str | None, typer.Option("--scope", help="Empty scope to restore into (default: the file's).")]
     = None,
     as_json: JsonOption = False, db: DbOption = None,
 ) -> None:
-    """Restore a JSON Lines export into an empty scope, with its history: all or nothing.
+    """Read records written elsewhere; jsonl: restore a ledger export into an empty scope, with its history;
+    wikidata: entity JSON (wbgetentities, one entity, JSON lines, .json/.json.gz/.json.bz2 dumps), one claim per statement.
 
     Example: ledger import jsonl acme.jsonl --scope restored
     """
+    if kind not in IMPORT_KINDS:
+        fail(InvalidInput(f"ledger import reads {', '.join(IMPORT_KINDS)}; got {kind!r}"), as_json=as_json)
+    if kind == "wikidata":
+        import_wikidata(files, scope=scope or "default", as_json=as_json, db=db)
+        return
+    if len(files) != 1:
+        fail(InvalidInput(f"ledger import jsonl restores one file at a time; got {len(files)}"), as_json=as_json)
     with opened(db, as_json=as_json) as ledger, _bar("importing", not as_json) as progress:
-        report = ledger.import_jsonl(path, scope=scope, progress=progress)
+        report = ledger.import_jsonl(files[0], scope=scope, progress=progress)
     if as_json:
         print_json(report)
     else:

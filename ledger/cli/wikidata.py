@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
 
-import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -13,17 +11,8 @@ from ledger.cli.common import DbOption, JsonOption, ScopeOption, console, opened
 from ledger.cli.render import print_json
 
 
-def import_wikidata(
-    files: Annotated[list[Path], typer.Argument(help="Entity JSON: wbgetentities, one entity, JSON lines, "
-                                                     "or a dump (.json, .json.gz, .json.bz2).")],
-    scope: ScopeOption = "default",
-    as_json: JsonOption = False,
-    db: DbOption = None,
-) -> None:
-    """Import Wikidata entity JSON: one claim per statement, labels and aliases as names.
-
-    Example: ledger import wikidata latest-all.json.bz2 --scope wikidata
-    """
+def import_wikidata(files: list[Path], *, scope: str, as_json: bool, db: str | None) -> None:
+    """Import Wikidata entity JSON (``ledger import wikidata FILE...``): one claim per statement."""
     reports = []
     with opened(db, as_json=as_json) as ledger:
         with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[counts]}"),
