@@ -119,7 +119,7 @@ def test_a_functional_overlap_names_both_sides_with_evidence_and_sources(ledger:
                                 evidence=[ledger.cite(carol_source, "Carol White")])
     [conflict] = ledger.contradictions()
     assert conflict.kind == "functional-overlap" and conflict.id == f"overlap:{alice.id}+{carol.id}"
-    assert (conflict.subject, conflict.predicate, conflict.scope) == ("Acme", "ceo", "default")
+    assert (conflict.subject, conflict.predicate, conflict.scope) == ("Acme", "chief executive officer", "default")  # "ceo" is the shipped vocabulary's alias
     assert conflict.claim_ids == (alice.id, carol.id) and conflict.open
     assert (conflict.valid_from, conflict.valid_until) == (at("2026-01-01"), at("2026-02-01"))
     first, second = conflict.sides

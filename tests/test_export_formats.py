@@ -23,7 +23,7 @@ PREFIX p: <urn:ledger:predicate:>
 #: Who was CEO of the company at valid time ?at, as the ledger held it at ?known.
 CEO_AS_OF = PREFIXES + """SELECT ?name WHERE {
   ?company rdfs:label "Acme" .
-  ?claim rdf:reifies <<( ?company p:ceo ?person )>> .
+  ?claim rdf:reifies <<( ?company p:boss ?person )>> .
   ?person rdfs:label ?name .
   ?version ledger:versionOf ?claim ; ledger:status ?status ; prov:generatedAtTime ?recorded .
   OPTIONAL { ?version prov:invalidatedAtTime ?invalidated }
@@ -36,16 +36,16 @@ CEO_AS_OF = PREFIXES + """SELECT ?name WHERE {
 
 def history(ledger: Ledger, clock: TestClock) -> dict[str, str]:
     """Alice CEO from 2020, Bob from 2024 (then disputed), Carol asserted then retracted; the times."""
-    ledger.define_predicate("ceo", cardinality="one", object_kind="entity")
+    ledger.define_predicate("boss", cardinality="one", object_kind="entity")
     source = ledger.add_source(text="Alice ran Acme from 2020. Bob ran Acme from 2024. Carol ran Acme.",
                                uri="https://acme.test/report")
     clock.set("2026-02-01T00:00:00")
-    ledger.assert_claim("Acme", "ceo", "Alice", valid_from="2020-01-01", evidence=ledger.cite(source, "Alice ran Acme"))
+    ledger.assert_claim("Acme", "boss", "Alice", valid_from="2020-01-01", evidence=ledger.cite(source, "Alice ran Acme"))
     clock.set("2026-03-01T00:00:00")
-    bob = ledger.assert_claim("Acme", "ceo", "Bob", valid_from="2024-03-01", evidence=ledger.cite(source, "Bob ran Acme"))
+    bob = ledger.assert_claim("Acme", "boss", "Bob", valid_from="2024-03-01", evidence=ledger.cite(source, "Bob ran Acme"))
     clock.set("2026-04-01T00:00:00")
     ledger.dispute(bob, reason="one source only")
-    carol = ledger.assert_claim("Initech", "ceo", "Carol", evidence=ledger.cite(source, "Carol ran Acme"))
+    carol = ledger.assert_claim("Initech", "boss", "Carol", evidence=ledger.cite(source, "Carol ran Acme"))
     ledger.retract(carol, reason="misread")
     clock.set("2026-05-01T00:00:00")
     return {"before bob": "2026-02-15T00:00:00+00:00", "after bob": "2026-03-15T00:00:00+00:00"}
@@ -68,7 +68,7 @@ def test_sparql_answers_as_of_questions_as_the_ledger_does(ledger: Ledger, clock
         store = _default_graph(store)
     for at in ("2024-05-01T00:00:00+00:00", "2021-06-01T00:00:00+00:00"):
         for known in (*knowns.values(), "2026-05-01T00:00:00+00:00"):
-            expected = sorted(c.object or "" for c in ledger.claims("Acme", "ceo", valid_at=at, known_at=known))
+            expected = sorted(c.object or "" for c in ledger.claims("Acme", "boss", valid_at=at, known_at=known))
             assert answer(store, at, known) == expected, (at, known)
     # who was CEO on 2024-05-01 as known before Bob's claim: Alice; as known after: Bob
     assert answer(store, "2024-05-01T00:00:00+00:00", knowns["before bob"]) == ["Alice"]
@@ -86,8 +86,8 @@ def test_disputed_and_retracted_claims_are_reified_never_asserted(ledger: Ledger
     history(ledger, clock)
     store = ox.Store()
     store.load(path=str(ledger.export(tmp_path / "acme.ttl", format="turtle").path), format=ox.RdfFormat.TURTLE)
-    asserted = PREFIXES + "SELECT ?name WHERE { ?c p:ceo ?person . ?person rdfs:label ?name } ORDER BY ?name"
-    reified = PREFIXES + """SELECT ?name ?status WHERE { ?claim rdf:reifies <<( ?c p:ceo ?person )>> ;
+    asserted = PREFIXES + "SELECT ?name WHERE { ?c p:boss ?person . ?person rdfs:label ?name } ORDER BY ?name"
+    reified = PREFIXES + """SELECT ?name ?status WHERE { ?claim rdf:reifies <<( ?c p:boss ?person )>> ;
         ledger:status ?status . ?person rdfs:label ?name } ORDER BY ?name"""
     assert [s["name"].value for s in store.query(asserted)] == ["Alice"]  # type: ignore[index,union-attr]
     assert [(s["name"].value, s["status"].value) for s in store.query(reified)] == [  # type: ignore[index,union-attr]

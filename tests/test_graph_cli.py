@@ -22,11 +22,11 @@ def run(*args: str) -> tuple[int, str, str]:
 def make(tmp_path: Path) -> str:
     db = str(tmp_path / "graph.db")
     with Ledger.open(db) as ledger:
-        ledger.define_predicate("works_for", cardinality="many", object_kind="entity")
+        ledger.define_predicate("works_at", cardinality="many", object_kind="entity")
         source = ledger.add_source(text="Ann works for Acme. Bob works for Acme. Acme owns Initech.")
         for subject, obj, quote in (("Ann", "Acme", "Ann works for Acme"), ("Bob", "Acme", "Bob works for Acme"),
                                     ("Acme", "Initech", "Acme owns Initech")):
-            predicate = "owns" if subject == "Acme" else "works_for"
+            predicate = "owns" if subject == "Acme" else "works_at"
             ledger.assert_claim(subject, predicate, obj, valid_from="2020", evidence=ledger.cite(source, quote))
     return db
 
@@ -41,7 +41,7 @@ def test_neighborhood_paths_and_ask_as_json(tmp_path: Path) -> None:
     code, out, _ = run("neighborhood", "Ann", "--valid-at", "2019", "--db", db)
     assert code == 0 and "1 entities, 0 claims" in out
     code, out, _ = run("paths", "Ann", "Initech", "--json", "--db", db)
-    assert code == 0 and [[e["predicate"] for e in p["edges"]] for p in json.loads(out)] == [["works_for", "owns"]]
+    assert code == 0 and [[e["predicate"] for e in p["edges"]] for p in json.loads(out)] == [["works_at", "owns"]]
     code, out, _ = run("ask", "relationships_during", "--param", "start=2021", "--param", "end=2022", "--json",
                        "--db", db)
     assert code == 0 and len(json.loads(out)) == 3
