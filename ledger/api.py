@@ -10,18 +10,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from ledger import (
-    db,
-    documents,
-    files,
-    naming,
-    reads,
-    sources,
-    stats,
-    store,
-    validate,
-    views,
-)
+from ledger import db, documents, files, naming, reads, sources, stats, store, validate, views
 from ledger.authority import apply_or_challenge
 from ledger.check import CheckReport
 from ledger.claims import status as lifecycle
@@ -40,21 +29,8 @@ from ledger.facets.safety import SafetyCalls
 from ledger.facets.search import SearchCalls
 from ledger.facets.wikidata import WikidataCalls
 from ledger.ingest.base import SourceDraft
-from ledger.records import (
-    STATUSES,
-    Audit,
-    Citation,
-    Claim,
-    ClaimId,
-    Entity,
-    Explanation,
-    Passage,
-    Relation,
-    Source,
-    SourceId,
-    StaleEvidence,
-    Trust,
-)
+from ledger.records import (STATUSES, Audit, Citation, Claim, ClaimId, Entity, Explanation, Passage, Relation, Source,
+    SourceId, StaleEvidence, Trust)
 from ledger.timeline import Clock, LedgerClock, TimeInput
 from ledger.validate import ClaimRef, EntityRef, SourceRef, check_scope
 
