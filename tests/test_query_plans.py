@@ -53,7 +53,9 @@ def test_claims_about_an_object_are_found_by_the_object_index(filled: Ledger) ->
         shape = (None, False, kind, "at", False, tuple(sorted(reads.VISIBLE_STATUSES)))
         steps = plan(filled, reads._claims_statement(shape), scope="default", **given)
         claims = [step for step in steps if step.startswith(("SEARCH claims", "SCAN claims"))]
-        assert claims == ["SEARCH claims USING INDEX ix_claims_object_id (object_id=?)"], steps
+        # the graph walk's object index (migration 0007: object_id first, entity-valued claims) is
+        # the one SQLite takes since it exists; either is a search by the object
+        assert claims == ["SEARCH claims USING INDEX ix_claims_entity_object (object_id=?)"], steps
     acme = filled.resolve("Acme")
     assert acme is not None
     assert sorted(c.subject for c in filled.claims(object="Acme")) == ["Ann", "Bob"]

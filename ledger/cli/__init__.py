@@ -14,7 +14,7 @@ import typer
 
 from ledger.cli import commands
 from ledger.cli.demo import demo
-from ledger.cli.graph import ask, graph_app, neighborhood, paths
+from ledger.cli.graph import ask, graph, neighborhood, paths
 from ledger.cli.ingest import ingest
 
 __all__ = ["app", "main"]
@@ -40,7 +40,7 @@ app.command()(commands.restore)
 app.command()(commands.check)
 app.command()(neighborhood)
 app.command()(paths)
-app.add_typer(graph_app, name="graph")
+app.command()(graph)
 app.command()(ask)
 app.command()(demo)
 
