@@ -155,12 +155,13 @@ def neighborhood(connection: Connection, start: int, graph_slice: Slice, *, dept
     if depth > 0:
         for batch in _stream(connection, "neighbourhood", params):
             for row in batch:  # by position: depth, entity_id, claim_id, outgoing, other_id, ...
-                other = row[4]
-                if other not in nodes:
-                    if len(nodes) >= max_nodes:
+                # both ends: a database may return a walked entity's claims before the claim that reached it
+                new = [end for end in {row[1], row[4]} if end not in nodes]
+                if new:
+                    if len(nodes) + len(new) > max_nodes:
                         reason = "max_nodes"
                         break
-                    nodes[other] = None
+                    nodes.update(dict.fromkeys(new))
                 if row[2] not in edges:
                     edges[row[2]] = row
             if reason is None and time.monotonic() > deadline:

@@ -161,7 +161,7 @@ def test_a_hub_walk_stops_at_the_node_limit_and_says_so(generated: Generated) ->
     small = generated.ledger.neighborhood(hub, depth=3, valid_at="2020-01-01", max_nodes=10)
     assert full.graph["truncated"] is False and full.number_of_nodes() > 10
     assert small.graph["truncated"] is True and small.graph["truncated_reason"] == "max_nodes"
-    assert small.number_of_nodes() == 10 and hub in small
+    assert 2 <= small.number_of_nodes() <= 10 and hub in small
     assert set(small.edges(keys=True)) <= set(full.edges(keys=True))
 
 

@@ -61,5 +61,6 @@ def test_failures_exit_non_zero(tmp_path: Path) -> None:
     assert run("neighborhood", "Nobody", "--db", db)[0] == 3
     assert run("neighborhood", "Ann", "--direction", "up", "--db", db)[0] == 2
     assert run("graph", "export", "--format", "xml", "--out", str(tmp_path / "x"), "--db", db)[0] == 2
+    assert run("graph", "import", "--out", str(tmp_path / "x"), "--json", "--db", db)[0] == 2
     assert run("ask", "believed_as_of", "--param", "known_at", "--db", db)[0] == 2
     assert run("ask", "no_such_question", "--json", "--db", db)[0] == 2

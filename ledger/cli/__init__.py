@@ -16,7 +16,7 @@ import typer
 from ledger.cli import commands
 from ledger.cli.contradictions import contradictions, resolve
 from ledger.cli.demo import demo
-from ledger.cli.graph import ask, graph_app, neighborhood, paths
+from ledger.cli.graph import ask, graph, neighborhood, paths
 from ledger.cli.ingest import ingest
 from ledger.cli.interchange import export, import_
 from ledger.cli.report import maintain, report
@@ -57,7 +57,7 @@ app.command()(commands.recall)
 app.command()(commands.mcp)
 app.command()(neighborhood)
 app.command()(paths)
-app.add_typer(graph_app, name="graph")
+app.command()(graph)
 app.command()(ask)
 app.command()(maintain)
 app.command()(quarantine)

@@ -20,10 +20,6 @@ DirectionOption = Annotated[str, typer.Option(help="out (subject to object), in,
 AllStatuses = Annotated[bool, typer.Option("--all", help="Include retracted claims.")]
 _ALL = ("reported", "confirmed", "disputed", "retracted", "superseded")
 
-graph_app = typer.Typer(help="A scope's graph as of a time.\n\nExample: ledger graph export --format graphml --out graph.graphml",
-                        no_args_is_help=True)
-
-
 def _edges_table(graph: Any, title: str) -> Table:
     names = {node: data.get("name", str(node)) for node, data in graph.nodes(data=True)}
     table = Table(title=title)
@@ -88,25 +84,32 @@ def paths(
         console.print("no path")
 
 
-@graph_app.command("export")
-def export(
+def graph(
+    action: Annotated[str, typer.Argument(help="export (the only action).")],
     out: Annotated[Path, typer.Option("--out", help="File to write.")],
     format: Annotated[str, typer.Option("--format", help="graphml or json (node-link).")] = "graphml",
     valid_at: ValidAt = None, known_at: KnownAt = None, predicate: Predicates = None,
-    all_statuses: AllStatuses = False, scope: ScopeOption = "default", db: DbOption = None,
+    all_statuses: AllStatuses = False, scope: ScopeOption = "default", as_json: JsonOption = False,
+    db: DbOption = None,
 ) -> None:
-    """Write the scope's entities and entity-valued claims as of a time to a GraphML or node-link JSON file.
+    """Export the scope's entities and entity-valued claims as of a time to a GraphML or node-link JSON file.
 
     Example: ledger graph export --format json --out graph.json --valid-at 2024-06-01
     """
-    with opened(db, create=False) as ledger:
+    with opened(db, as_json=as_json, create=False) as ledger:
+        if action != "export":
+            fail(InvalidInput(f"ledger graph takes the action export; got {action!r}"), as_json=as_json)
         if format not in ("graphml", "json"):
-            fail(InvalidInput(f"--format must be graphml or json; got {format!r}"))
+            fail(InvalidInput(f"--format must be graphml or json; got {format!r}"), as_json=as_json)
         kind: Literal["graphml", "json"] = "graphml" if format == "graphml" else "json"
-        graph = ledger.graph(scope=scope, valid_at=valid_at, known_at=known_at, predicates=predicate,
+        whole = ledger.graph(scope=scope, valid_at=valid_at, known_at=known_at, predicates=predicate,
                              statuses=_ALL if all_statuses else None)
-        written = Ledger.write_graph(graph, out, format=kind)
-    console.print(f"wrote {graph.number_of_nodes()} entities and {graph.number_of_edges()} claims to {written}")
+        written = Ledger.write_graph(whole, out, format=kind)
+    if as_json:
+        print_json({"path": str(written), "format": kind, "entities": whole.number_of_nodes(),
+                    "claims": whole.number_of_edges()})
+    else:
+        console.print(f"wrote {whole.number_of_nodes()} entities and {whole.number_of_edges()} claims to {written}")
 
 
 def ask(

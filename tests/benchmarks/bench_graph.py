@@ -127,7 +127,7 @@ def main() -> None:
         memory = load_graph(ledger)
         load_seconds, load_bytes = time.perf_counter() - started, rss_bytes() - before
         print(f"in-memory graph: {memory.number_of_nodes():,} nodes, {memory.number_of_edges():,} edges; "
-              f"load {load_seconds:.1f} s, {load_bytes / 2**20:.0f} MiB resident")
+              f"load {load_seconds:.1f} s, {load_bytes / 2**20:.0f} MiB resident", flush=True)
         entity_ids = sorted(memory.nodes)
         sql_times, nx_times, ratios, sizes, truncated, differ = [], [], [], [], 0, 0
         statuses = frozenset(VISIBLE_STATUSES)
@@ -154,6 +154,8 @@ def main() -> None:
             nx_times.append(nx_seconds)
             ratios.append(sql_seconds / max(nx_seconds, 1e-6))
             sizes.append(sql_graph.number_of_nodes())
+            if (n + 1) % 10 == 0:
+                print(f"  {n + 1} walks: ratio median so far {statistics.median(ratios):.2f}x", flush=True)
     print(f"{args.samples} depth-{args.depth} neighbourhoods, node limit {args.max_nodes:,}: {truncated} truncated "
           f"at it, {differ} untruncated ones differing from the BFS; nodes median {statistics.median(sizes):.0f}, "
           f"max {max(sizes)}")
