@@ -12,9 +12,12 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ledger import Ledger, NotFound
 from ledger.agent import call_tool
+from ledger.erased_content import ErasedContent
 from ledger.errors import InvalidInput
 from tests.conftest import BACKEND, PG_URL, table_dump
 
@@ -211,3 +214,25 @@ def test_erase_takes_one_target_and_a_reason(ledger: Ledger) -> None:
         ledger.erase(source=9999, reason="no such source")
     with pytest.raises(InvalidInput, match="not a name"):
         ledger.erase(entity="Saint Barnabas hospital", reason="names are ambiguous")
+
+
+_CONTENT = ErasedContent.of(
+    scopes=["default"], source_ids=[7], claim_ids=[11], entity_ids=[3],
+    phrases=["admitted to the Saint Barnabas clinic", "Ward diary, page 1"], names=["Marguerite Okonkwo-Lindqvist"],
+    texts=[SECRET_TEXT])
+
+
+@given(before=st.text(max_size=40), after=st.text(max_size=40),
+       quoted=st.sampled_from(["ADMITTED to the Saint-Barnabas clinic", "okonkwo", "Lindqvist's",
+                               "the night of the storm, according to", "ward diary page 1"]))
+def test_a_quote_of_erased_content_is_recognized_in_any_text(before: str, after: str, quoted: str) -> None:
+    assert _CONTENT.quotes(f"{before} {quoted} {after}")
+
+
+def test_ordinary_text_and_other_ids_are_not_taken_for_erased_content() -> None:
+    for text in ("The clinic admitted 40 patients.", "Okonkwos are many", "a night of the storm",
+                 "Saint Barnabas hospital employs nurses", "", None):
+        assert not _CONTENT.quotes(text), text
+    assert _CONTENT.mentions({"source": {"source_id": 7}}) and _CONTENT.mentions({"claim_id": 11})
+    assert _CONTENT.mentions({"text": "where is okonkwo-lindqvist?"})
+    assert not _CONTENT.mentions({"source_id": 11, "claim_id": 7, "limit": 3, "entity_id": True})
