@@ -4,19 +4,18 @@
 metadata, the excerpts and locators of evidence quoting it, the values and qualifiers of claims
 left without support (which are retracted, the erasure their reason), an entity's names and
 aliases. Ids stay, so links, versions and tombstones still point somewhere; a tombstone per
-erased thing keeps ids, reason, actor and time, never content. After the transaction,
-``store.safety_rows.compact`` makes SQLite and PostgreSQL drop the old bytes (docs/safety.md says
-what remains).
+erased thing keeps ids, reason, actor and time, never content.
 
-Hooks for the parts built on other branches (the lead wires them in at merge): every function
-in ``ERASURE_HOOKS`` is called inside the erasure's transaction with (connection, Erased) and
-must delete what it holds of the erased sources, claims and entities: FTS and trigram rows
-(search), event-log arguments and working-memory notes quoting them (agent).
+The stores keeping copies of content forget them in the same transaction, each through its own
+``forget``: the search index (its triggers drop the documents; ``search_index.forget`` merges
+SQLite's FTS5 segments) and the agent's tables (``agent_rows.forget`` redacts the tool calls and
+deletes the working notes quoting what ``ErasedContent``, collected before the content is
+blanked, identifies). After the transaction, ``store.safety_rows.compact`` makes SQLite and
+PostgreSQL drop the old bytes (docs/safety.md says what remains).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -24,13 +23,15 @@ from sqlalchemy import Connection
 
 from ledger import store
 from ledger.claims import status as lifecycle
+from ledger.erased_content import ErasedContent
 from ledger.errors import InvalidInput
+from ledger.store import agent_rows, search_index
 from ledger.store import safety_rows as rows
 
 
 @dataclass(frozen=True, slots=True)
 class Erased:
-    """What one erasure removed, by id: the tombstones' content, and what the hooks are given."""
+    """What one erasure removed, by id: the tombstones' content."""
 
     erasure_id: int
     sources: tuple[int, ...]
@@ -60,10 +61,6 @@ def tombstones(connection: Connection, scope: str) -> list[Tombstone]:
     return [Tombstone(id=r["id"], scope=r["scope"], kind=r["kind"], ref_id=r["ref_id"], reason=r["reason"],
                       actor=r["actor"], recorded_at=r["recorded_at"], erasure_id=r["erasure_id"])
             for r in sorted(found, key=lambda r: r["id"])]
-
-
-#: called inside the erasure's transaction: delete what another part holds of ``Erased``'s ids
-ERASURE_HOOKS: list[Callable[[Connection, Erased], None]] = []
 
 
 def erase(connection: Connection, ids: store.Ids, now: datetime, *, source: int | None, entity: int | None,
@@ -100,6 +97,9 @@ def erase(connection: Connection, ids: store.Ids, now: datetime, *, source: int 
         # entities known only through the erased claims were named by the erased content too
         entity_ids = rows.entities_only_in(connection, sorted(erased_claims))
     scopes = _scopes(connection, source_ids, entity_ids, sorted(erased_claims))
+    phrases, names, texts = rows.content_to_erase(connection, source_ids, sorted(erased_claims), entity_ids)
+    content = ErasedContent.of(scopes=scopes.values(), source_ids=source_ids, claim_ids=erased_claims,
+                               entity_ids=entity_ids, phrases=phrases, names=names, texts=texts)
     if source_ids:
         rows.erase_evidence_content(connection, now, source_ids=source_ids)
         rows.erase_source_content(connection, source_ids)
@@ -118,8 +118,8 @@ def erase(connection: Connection, ids: store.Ids, now: datetime, *, source: int 
     erasure_id = rows.insert_tombstones(connection, ids, stones, reason=reason, actor=actor, now=now)
     erased = Erased(erasure_id, tuple(source_ids), tuple(sorted(erased_claims)), tuple(entity_ids),
                     tuple(unsupported), tuple(kept))
-    for hook in ERASURE_HOOKS:
-        hook(connection, erased)
+    agent_rows.forget(connection, content, erasure_id)
+    search_index.forget(connection)
     return erased
 
 

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Table, bindparam, delete, func, select, union
+from sqlalchemy import Connection, Table, bindparam, delete, func, select, union, update
 
 from ledger import model
+from ledger.erased_content import ErasedContent
 from ledger.store.driver import Ids, claims, entities, insert_rows, one_of, rows, sources
 
 events: Table = model.AgentEvent.__table__  # type: ignore[attr-defined]
@@ -83,3 +85,33 @@ def claims_about(connection: Connection, entity_ids: list[int], scope: str, limi
     if not entity_ids:
         return []
     return list(connection.execute(_ABOUT, {"entities": entity_ids, "scope": scope, "limit": limit}).scalars())
+
+
+_SCOPE_EVENTS = select(events.c.id, events.c.arguments, events.c.detail).where(one_of(events.c.scope, "scopes"))
+_SCOPE_NOTES = select(notes.c.id, notes.c.text).where(one_of(notes.c.scope, "scopes"))
+_REDACT_EVENT = update(events).where(events.c.id == bindparam("event_id")).values(
+    arguments=bindparam("marker"), detail=bindparam("note"))
+_DELETE_NOTE = delete(notes).where(notes.c.id == bindparam("note_id"))
+
+
+def forget(connection: Connection, content: ErasedContent, erasure_id: int) -> tuple[int, int]:
+    """Erasure's part here: replace the arguments and detail of the erased scopes' tool calls that
+    quote ``content`` (or name its ids) by a marker naming the erasure, keeping the call's tool,
+    outcome, actor and time; delete the working notes that quote it. (redacted events, deleted notes)"""
+    scopes = sorted(content.scopes)
+    if not scopes:
+        return 0, 0
+    redacted = [{"event_id": event_id, "marker": {"erased": erasure_id}, "note": f"[erased by erasure {erasure_id}]"}
+                for event_id, arguments, detail in connection.execute(_SCOPE_EVENTS, {"scopes": scopes})
+                if content.mentions(_arguments(arguments)) or content.quotes(detail)]
+    deleted = [{"note_id": note_id} for note_id, text in connection.execute(_SCOPE_NOTES, {"scopes": scopes})
+               if content.quotes(text)]
+    if redacted:
+        connection.execute(_REDACT_EVENT, redacted)
+    if deleted:
+        connection.execute(_DELETE_NOTE, deleted)
+    return len(redacted), len(deleted)
+
+
+def _arguments(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, str) else value

@@ -3,6 +3,7 @@ deleting statements of the package (erasure's)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -174,6 +175,52 @@ def tombstone_rows(connection: Connection, scope: str) -> list[Mapping[Any, Any]
     return list(connection.execute(_TOMBSTONES, {"scope": scope}).mappings())
 
 
+_EXCERPTS = select(evidence.c.excerpt).where(one_of(evidence.c.source_id, "sources") | one_of(evidence.c.claim_id, "claims"))
+_VALUES = select(claims.c.value, claims.c.qualifiers).where(one_of(claims.c.id, "ids"))
+_NAMES = select(entities.c.name).where(one_of(entities.c.id, "ids"))
+_ALIASES = select(aliases.c.alias).where(one_of(aliases.c.entity_id, "ids"))
+_SOURCE_CONTENT = select(sources.c.text, sources.c.title, sources.c.author, sources.c.uri).where(
+    one_of(sources.c.id, "ids"))
+
+
+def content_to_erase(connection: Connection, source_ids: Sequence[int], claim_ids: Sequence[int],
+                     entity_ids: Sequence[int]) -> tuple[list[str], list[str], list[str]]:
+    """Before erasure blanks them: (phrases: excerpts, string values and qualifiers, source titles,
+    authors and uris; names: entity names and aliases; texts: the sources' text)."""
+    phrases: list[str] = []
+    names: list[str] = []
+    texts: list[str] = []
+    phrases.extend(r[0] for r in connection.execute(_EXCERPTS, {"sources": list(source_ids), "claims": list(claim_ids)}))
+    for value, qualifiers in connection.execute(_VALUES, {"ids": list(claim_ids)}):
+        phrases.extend(_strings(_decoded(value)))
+        phrases.extend(_strings(_decoded(qualifiers)))
+    names.extend(r[0] for r in connection.execute(_NAMES, {"ids": list(entity_ids)}))
+    names.extend(r[0] for r in connection.execute(_ALIASES, {"ids": list(entity_ids)}))
+    for text, *labels in connection.execute(_SOURCE_CONTENT, {"ids": list(source_ids)}):
+        texts.append(text or "")
+        phrases.extend(label for label in labels if label)
+    return [p for p in phrases if p], names, texts
+
+
+def _decoded(value: Any) -> Any:
+    if not isinstance(value, str):
+        return value
+    try:
+        return json.loads(value)
+    except ValueError:
+        return value
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, Mapping):
+        return [s for item in value.values() for s in _strings(item)]
+    if isinstance(value, list):
+        return [s for item in value for s in _strings(item)]
+    return []
+
+
 def secure_delete(connection: Connection) -> None:
     """On SQLite, make this connection overwrite what it deletes with zeros (PRAGMA secure_delete)."""
     if connection.dialect.name == "sqlite":
@@ -182,7 +229,7 @@ def secure_delete(connection: Connection) -> None:
 
 #: the tables erasure touches, vacuumed after it on PostgreSQL
 ERASED_TABLES = ("sources", "passages", "source_retrievals", "evidence", "claims", "claim_versions", "claim_links",
-                 "entities", "aliases")
+                 "entities", "aliases", "search_documents", "agent_events", "working_notes")
 
 
 def compact(engine: Engine) -> None:

@@ -233,6 +233,21 @@ def refresh(connection: Connection) -> None:
         cursor.close()
 
 
+_OPTIMIZE = ("INSERT INTO search_index(search_index) VALUES('optimize')",
+             "INSERT INTO search_names(search_names) VALUES('optimize')")
+
+
+def forget(connection: Connection) -> None:
+    """Erasure's part here, after its updates and deletes: the triggers dropped the erased rows'
+    documents; on SQLite, index again what they made stale and merge FTS5's segments ('optimize'),
+    which still hold the deleted documents' terms until then (SQLite 3.40 has no 'secure-delete'
+    option). PostgreSQL's triggers did it all; ``compact`` vacuums the table."""
+    if connection.dialect.name != "sqlite":
+        return
+    refresh(connection)
+    _run(connection, _OPTIMIZE)
+
+
 @contextmanager
 def upkeep_paused() -> Iterator[None]:
     """Write without indexing (a bulk import followed by ``rebuild``, or a benchmark's baseline)."""
