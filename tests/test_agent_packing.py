@@ -58,6 +58,13 @@ def test_token_estimates_are_near_a_tokenizer_on_prose() -> None:
     assert 18 <= estimate_tokens(prose) <= 30  # cl100k: 23 tokens
 
 
+@given(st.text(alphabet=st.characters(codec="ascii"), max_size=80), st.text(max_size=3))
+def test_ascii_text_counts_as_the_same_pieces_would_in_any_text(ascii_text: str, other: str) -> None:
+    """The ASCII fast path counts like the general rule: adding non-ASCII text after a space adds
+    exactly what that text counts on its own."""
+    assert estimate_tokens(ascii_text + " " + other) == estimate_tokens(ascii_text) + estimate_tokens(other)
+
+
 def _item(n: int, value: str, words: int) -> PacketItem:
     return PacketItem(claim_id=ClaimId(n), subject=f"s{n % 3}", predicate="p", value=value,
                       validity=f"{value} " + "word " * words, status="reported", confidence=0.6, score=1.0)

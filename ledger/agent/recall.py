@@ -108,9 +108,11 @@ def _items(connection: Connection, terms: list[str], question: Question, *, at: 
     answers: list[tuple[Claim, float, list[Claim]]] = []
     other_times: list[str] = []
     readable = max(MIN_STATEMENTS, question.budget_tokens // TOKENS_PER_STATEMENT)
+    read: dict[tuple[int, str], list[Claim]] = {}  # keys differing only by qualifiers share one read
     for key in ranked[:readable]:
-        siblings = [c for c in _statement_claims(connection, key, question.scope, known_at)
-                    if json.dumps(c.qualifiers, sort_keys=True) == key[2]]
+        if key[:2] not in read:
+            read[key[:2]] = _statement_claims(connection, key, question.scope, known_at)
+        siblings = [c for c in read[key[:2]] if json.dumps(c.qualifiers, sort_keys=True) == key[2]]
         holding = [c for c in siblings if packing.answers(c, valid_at=at, period=span)]
         answers += [(c, statements[key], siblings) for c in holding]
         if not holding:

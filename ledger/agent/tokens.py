@@ -30,8 +30,11 @@ currently current today still ever anything something recorded remember recall s
 
 def estimate_tokens(text: str) -> int:
     """Roughly how many tokens ``text`` is for a language model (no model needed; see the module)."""
+    pieces = _PIECE.findall(text)
+    if text.isascii():  # the usual case, counted without a test per piece: recall counts every candidate item
+        return sum((len(piece) + 3) // 4 for piece in pieces)
     count = 0
-    for piece in _PIECE.findall(text):
+    for piece in pieces:
         if piece.isascii():
             count += max(1, -(-len(piece) // 4))
         else:
