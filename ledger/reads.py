@@ -189,7 +189,9 @@ def _claims_statement(shape: tuple[Any, ...], *, by_ids: bool = False) -> Select
             or_(_v.c.valid_until.is_(None), _v.c.valid_until > start),
             or_(_v.c.valid_from.is_(None), _v.c.valid_until.is_(None), _v.c.valid_until > _v.c.valid_from),
         )
-    order = (_v.c.recorded_at, _v.c.id) if all_versions else (_c.c.subject_id, _c.c.predicate, _v.c.valid_from, _c.c.id)
+    # an open start sorts first on both databases (PostgreSQL puts NULLs last unless told)
+    order = ((_v.c.recorded_at, _v.c.id) if all_versions
+             else (_c.c.subject_id, _c.c.predicate, _v.c.valid_from.asc().nulls_first(), _c.c.id))
     return statement.order_by(*order)
 
 
