@@ -22,6 +22,7 @@ from ledger.entities import normalize_name
 from ledger.errors import ClockError, Conflict, InvalidImport, InvalidInput
 from ledger.interchange import jsonl
 from ledger.interchange.records import ImportReport, Progress
+from ledger.policy.apply import Policies, screen_imported
 from ledger.store import Ids, insert_rows
 from ledger.store import interchange_rows as store
 
@@ -43,6 +44,7 @@ class _Import:
         self.pending: list[tuple[int, dict[str, Any]]] = []
         self.pending_chars = 0
         self.parts = {"passage": 0, "retrieval": 0}  # rows written so far: their ids follow on
+        self.policies = Policies(connection, [scope])
 
     def add(self, number: int, section: str, row: dict[str, Any], size: int) -> None:
         """Take one checked row (from line ``number``)."""
@@ -72,6 +74,7 @@ class _Import:
         for _number, row in chunk:
             self._shift(section, row)
         self._check_references(section, chunk)
+        screen_imported(chunk, section, scope=self.scope, policies=self.policies)  # the write policy of the target
         _WRITERS[section](self, [row for _number, row in chunk], chunk)
 
     def _shift(self, section: str, row: dict[str, Any]) -> None:

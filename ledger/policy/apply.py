@@ -167,3 +167,27 @@ def screen_source(connection: Connection, draft: SourceDraft, *, scope: str, now
                 changes[name] = after
     log.write(connection, ids, now)
     return dataclasses.replace(draft, **changes) if changes else draft
+
+
+#: What an import's rows hold that the write policy judges: (section, column, field judged as).
+IMPORTED_TEXT = (("entity", "name", "entity.name"), ("alias", "alias", "entity.name"), ("source", "text", "source.text"),
+                 ("source", "title", "source.title"), ("source", "uri", "source.uri"), ("claim", "value", "claim.value"),
+                 ("claim", "qualifiers", "claim.qualifiers"))
+
+
+def screen_imported(rows: Sequence[tuple[int, Mapping[str, Any]]], section: str, *, scope: str,
+                    policies: Policies) -> None:
+    """Judge restored rows by the policy of ``scope`` without changing them: history is restored
+    verbatim or not at all, so a row the policy would refuse *or redact* stops the import
+    (PolicyViolation naming the line)."""
+    for number, row in rows:
+        for _section, column, field in (c for c in IMPORTED_TEXT if c[0] == section):
+            text = row.get(column)
+            if not isinstance(text, str):
+                continue
+            judged = screen(text, field=field, scope=scope, config=policies.config(scope))
+            stop = judged.refusal or next((d for d in judged.decisions if d.action == "redact"), None)
+            if stop is not None:
+                raise PolicyViolation(f"line {number}: {refusal_message(stop)} (an import restores rows verbatim, "
+                                      f"so it stops here; nothing was written)", rule=stop.rule, field=stop.field,
+                                      span=stop.span, decisions=(stop,))
