@@ -10,6 +10,7 @@ from sqlalchemy import Connection
 
 from ledger import queries, store
 from ledger.claims.intervals import surely_overlap
+from ledger.claims.values import object_key
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +45,11 @@ class SqlCheck(NamedTuple):
 
 
 def _surely_overlapping(row: Mapping[Any, Any]) -> bool:
-    """Whether a pair the overlap query found overlaps beyond its year-precision windows."""
+    """Whether a pair the overlap query found says two values (not one in two spellings) and
+    overlaps beyond its year-precision windows."""
+    if object_key(row["a_object_id"], row["a_value"], row["a_datatype"]) == \
+            object_key(row["b_object_id"], row["b_value"], row["b_datatype"]):
+        return False
     time = store.stored_time
     a = (time(row["a_from"]), time(row["a_until"]), row["a_from_precision"], row["a_until_precision"])
     b = (time(row["b_from"]), time(row["b_until"]), row["b_from_precision"], row["b_until_precision"])

@@ -1,13 +1,15 @@
 -- name: check_functional_overlap
 -- params: 
 -- returns: first_claim_id, second_claim_id, predicate, and both intervals with their precisions
---   (a_from, a_until, a_from_precision, a_until_precision, b_from, ...); the checker drops pairs
---   that overlap only within the windows of bounds known to the year (ledger.timeline.certain)
+--   (a_from, a_until, a_from_precision, a_until_precision, b_from, ...) and what each says
+--   (a_object_id, a_value, a_datatype, b_...); the checker drops pairs that overlap only within the
+--   windows of bounds known to the year (ledger.timeline.certain) and pairs whose values differ only
+--   in spelling (30 and 30.0: ledger.claims.values.value_key)
 -- Two current, undisputed claims of a functional predicate (declared cardinality one, or
 -- undeclared with a value object) on the same subject and qualifiers whose valid intervals
 -- overlap with different objects or values.
 WITH current_claims AS (
-  SELECT c.id, c.scope, c.predicate, c.qualifiers, c.object_id, c.value,
+  SELECT c.id, c.scope, c.predicate, c.qualifiers, c.object_id, c.value, c.datatype,
          coalesce(s.merged_into, s.id) AS subject_root, v.valid_from, v.valid_until,
          v.valid_from_precision, v.valid_until_precision
   FROM claims AS c
@@ -21,7 +23,9 @@ WITH current_claims AS (
 SELECT a.id AS first_claim_id, b.id AS second_claim_id, a.predicate,
        a.valid_from AS a_from, a.valid_until AS a_until, a.valid_from_precision AS a_from_precision,
        a.valid_until_precision AS a_until_precision, b.valid_from AS b_from, b.valid_until AS b_until,
-       b.valid_from_precision AS b_from_precision, b.valid_until_precision AS b_until_precision
+       b.valid_from_precision AS b_from_precision, b.valid_until_precision AS b_until_precision,
+       a.object_id AS a_object_id, a.value AS a_value, a.datatype AS a_datatype,
+       b.object_id AS b_object_id, b.value AS b_value, b.datatype AS b_datatype
 FROM current_claims AS a
 JOIN current_claims AS b
   ON b.scope = a.scope AND b.subject_root = a.subject_root AND b.predicate = a.predicate

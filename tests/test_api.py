@@ -59,6 +59,19 @@ def test_entities_of_different_kinds_do_not_merge(ledger: Ledger) -> None:
     assert ledger.merge_entities(place, untyped).id == place.id  # an entity without a kind merges with any
 
 
+def test_merging_entities_whose_claims_give_one_number_in_two_spellings_is_no_conflict(ledger: Ledger) -> None:
+    """30 and 30.0 are one value (as corroboration already said); only a different number clashes."""
+    doc = ledger.add_source(text="Acme has 30 staff. Acme Inc. has 30.0 staff. Acme Corp has 31 staff.")
+    acme, inc, corp = (ledger.entity(name) for name in ("Acme", "Acme Inc.", "Acme Corp"))
+    ledger.assert_claim(acme, "staff", value=30, evidence=ledger.cite(doc, "30 staff"))
+    ledger.assert_claim(inc, "staff", value=30.0, evidence=ledger.cite(doc, "30.0 staff"))
+    ledger.assert_claim(corp, "staff", value=31, evidence=ledger.cite(doc, "31 staff"))
+    ledger.merge_entities(acme, inc)
+    assert sorted(float(c.value) for c in ledger.claims(acme, "staff")) == [30.0, 30.0]
+    with pytest.raises(Conflict, match="two undisputed values"):
+        ledger.merge_entities(acme, corp)
+
+
 def test_merge_keeps_history_and_reads_follow_the_merge(ledger: Ledger, clock) -> None:
     doc = ledger.add_source(text="IBM was founded in 1911. International Business Machines is based in Armonk.")
     ibm = ledger.entity("IBM", kind="organization")

@@ -18,6 +18,7 @@ from ledger.claims.load import CLAIM_KEY, check_citations, entity_scopes
 from ledger.claims.provenance import independent_sources
 from ledger.claims.restore import Competitor, Linked, State, restore
 from ledger.claims.rules import Held, first_clash, functional
+from ledger.claims.values import object_key
 from ledger.claims.vocabulary import definitions as predicate_definitions
 from ledger.errors import Conflict, InvalidInput, ScopeMismatch
 from ledger.records import Cause, CauseKind, Citation, ClaimId
@@ -263,7 +264,8 @@ def refuse_functional_overlaps(
     definitions = predicate_definitions(connection, {(r["scope"], r["predicate"]) for r in rows})
     clash = first_clash(
         Held(r["claim_id"], (r["scope"], roots[r["subject_id"]][1], r["predicate"], r["qualifiers"]),
-             (r["object_id"], r["value"]), r["valid_from"], r["valid_until"], r["valid_from_precision"],
+             (object_key(r["object_id"], r["value"], r["datatype"]),),  # 30 and 30.0 are one value
+             r["valid_from"], r["valid_until"], r["valid_from_precision"],
              r["valid_until_precision"])
         for r in rows if functional(definitions.get((r["scope"], r["predicate"])), r["object_id"])
     )

@@ -16,6 +16,7 @@ from sqlalchemy import Connection, bindparam, select
 from ledger import store
 from ledger.claims.load import entity_scopes
 from ledger.claims.rules import Held, all_clashes
+from ledger.claims.values import object_key
 from ledger.entities import normalize_name
 from ledger.interchange.records import PredicateClash
 from ledger.interchange.vocabulary import shipped, shipped_names
@@ -89,8 +90,9 @@ def clashes(connection: Connection, predicate: str, scope: str | None) -> list[P
             and not (r["valid_from"] is not None and r["valid_from"] == r["valid_until"])]
     roots = entity_scopes(connection, {r["subject_id"] for r in rows})
     held = [Held(r["claim_id"], (r["scope"], roots[r["subject_id"]][1], r["predicate"], r["qualifiers"]),
-                 (r["object_id"], r["value"]), r["valid_from"], r["valid_until"], r["valid_from_precision"],
-                 r["valid_until_precision"]) for r in rows]
+                 (object_key(r["object_id"], r["value"], r["datatype"]),),  # 30 and 30.0 are one value
+                 r["valid_from"], r["valid_until"], r["valid_from_precision"], r["valid_until_precision"])
+            for r in rows]
     return [PredicateClash(scope=key[0], subject_id=key[1], predicate=key[2], qualifiers=key[3],
                            first_claim=ClaimId(first), second_claim=ClaimId(second))
             for first, second, key in all_clashes(held)]
