@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
-from datetime import datetime
+from datetime import date, datetime
+from decimal import Decimal
 from typing import Any
 
 from ledger.records import ClaimId, SourceId
@@ -158,7 +161,7 @@ class Packet:
 
     def to_dict(self) -> dict[str, Any]:
         """The packet as JSON-ready data (times as ISO strings)."""
-        data: dict[str, Any] = _jsonable(asdict(self))
+        data: dict[str, Any] = jsonable(asdict(self))
         return data | {"found": self.found}
 
 
@@ -176,13 +179,20 @@ class ToolEvent:
     recorded_at: datetime
 
 
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, datetime):
+def jsonable(value: Any) -> Any:
+    """Records and values as JSON-ready data; a source's full text is left out (``passage_count`` says its size)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)
+                  if f.name not in ("text", "metadata") or not hasattr(value, "content_hash")}
+        return {key: jsonable(item) for key, item in fields.items()}
+    if isinstance(value, Mapping):
+        return {str(key): jsonable(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [jsonable(item) for item in value]
+    if isinstance(value, (datetime, date)):
         return value.isoformat()
+    if isinstance(value, Decimal):
+        return str(value)
     if value is None or isinstance(value, (str, int, float, bool)):
         return value
     return str(value)

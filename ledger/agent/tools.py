@@ -8,15 +8,13 @@ returns a structured result: ``{"ok": true, "result": ...}`` or ``{"ok": false, 
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import logging
 from collections.abc import Mapping
-from datetime import date, datetime
-from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from ledger.agent.handlers import HANDLERS as _HANDLERS
+from ledger.agent.records import jsonable
 from ledger.agent.schemas import TOOLS, tool_schemas
 from ledger.errors import InvalidInput, LedgerError
 
@@ -50,7 +48,7 @@ def call_tool(ledger: Ledger, name: str, arguments: Mapping[str, Any] | None, *,
         if handler is None:
             raise InvalidInput(f"there is no tool {name!r}; the tools are: {', '.join(sorted(_HANDLERS))}")
         check_arguments(name, given)
-        result = _jsonable(handler(ledger, given, scope, actor))
+        result = jsonable(handler(ledger, given, scope, actor))
         reply: dict[str, Any] = {"ok": True, "result": result}
         outcome, detail = "ok", _summary(result)
     except LedgerError as error:
@@ -111,29 +109,9 @@ def _check_value(schema: Mapping[str, Any], value: Any, *, where: str) -> None:
 def _error(kind: str, message: str, suggestions: Any) -> dict[str, Any]:
     return {"ok": False, "error": {"type": kind, "message": message,
                                    "hint": _HINTS.get(kind, "see the message"),
-                                   "suggestions": _jsonable(list(suggestions or ()))}}
+                                   "suggestions": jsonable(list(suggestions or ()))}}
 
 
 def _summary(result: Any) -> str:
     text = json.dumps(result, ensure_ascii=False, default=str)
     return text if len(text) <= 300 else text[:299] + "\u2026"
-
-
-def _jsonable(value: Any) -> Any:
-    """Records and values as JSON-ready data; a source's full text is left out (``passage_count`` says its size)."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        fields = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)
-                  if f.name not in ("text", "metadata") or not hasattr(value, "content_hash")}
-        return {key: _jsonable(item) for key, item in fields.items()}
-    if isinstance(value, Mapping):
-        return {str(key): _jsonable(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple, set, frozenset)):
-        return [_jsonable(item) for item in value]
-    if isinstance(value, (datetime, date)):
-        return value.isoformat()
-    if isinstance(value, Decimal):
-        return str(value)
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    return str(value)
-
